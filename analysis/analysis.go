@@ -1,0 +1,68 @@
+// Package analysis defines the interface between the gate and the
+// analyzers: an [Analyzer] is a value (after golang.org/x/tools/go/analysis)
+// that looks at one [Input] and adds findings and risk-tag effects to a
+// [Report]. Analyzers are pure: no I/O except where their doc says so,
+// deterministic, safe for concurrent use.
+package analysis
+
+import (
+	"context"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/shell"
+)
+
+// Input is what an analyzer sees of one call.
+type Input struct {
+	// Call is the proposed tool call, with Cwd, Project and Home filled in
+	// (absolute, cleaned) by the gate.
+	Call toolwall.Call
+	// Script is the shell reading of a Bash call; nil for other tools and
+	// when the command did not parse (the gate reports that itself).
+	Script *shell.Script
+}
+
+// Report collects what analyzers found in one call.
+type Report struct {
+	// Findings in the order they were added.
+	Findings []toolwall.Finding
+	// Effects in the order they were added.
+	Effects []toolwall.Effect
+
+	analyzer string
+}
+
+// For returns r with the analyzer name set that Add stamps on findings;
+// the gate calls it before each analyzer runs.
+func (r *Report) For(name string) *Report {
+	r.analyzer = name
+	return r
+}
+
+// Add appends a finding, stamping the current analyzer's name when the
+// finding has none.
+func (r *Report) Add(f toolwall.Finding) {
+	if f.Analyzer == "" {
+		f.Analyzer = r.analyzer
+	}
+	r.Findings = append(r.Findings, f)
+}
+
+// Tag appends an effect.
+func (r *Report) Tag(tag toolwall.Tag, path, detail string) {
+	r.Effects = append(r.Effects, toolwall.Effect{Tag: tag, Path: path, Detail: detail})
+}
+
+// Analyzer is one analysis as a value.
+type Analyzer struct {
+	// Name is short and stable; it appears in findings ("destroy", "ssrf").
+	Name string
+	// Doc says what the analyzer looks for, one paragraph.
+	Doc string
+	// Tools are the tool names it looks at ("Bash", "WebFetch", ...); the
+	// gate only runs it on those. The union over analyzers is the gate's
+	// watched set.
+	Tools []string
+	// Run analyzes in and adds to r. It must not retain in or r.
+	Run func(ctx context.Context, in *Input, r *Report)
+}

@@ -1,0 +1,117 @@
+package toolwall
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// ExecContext says with what privilege a tool call runs.
+type ExecContext string
+
+const (
+	// UserContext is an agent running as the user: every rule applies.
+	UserContext ExecContext = "user"
+	// RootContext is a privileged helper that exists for system work (disk
+	// cloning, mkfs): only the catastrophic set applies (seed 004, "root は
+	// あえて別扱い").
+	RootContext ExecContext = "root"
+)
+
+// Tool names as Claude Code sends them. Other hosts map their names onto
+// these where the meaning is the same.
+const (
+	ToolBash      = "Bash"
+	ToolWrite     = "Write"
+	ToolEdit      = "Edit"
+	ToolMultiEdit = "MultiEdit"
+	ToolRead      = "Read"
+	ToolWebFetch  = "WebFetch"
+)
+
+// RecentCall is one admitted watched call as (tool, turn), as the pipeline
+// middleware keeps them (seed 000: recent_calls, the last 20).
+type RecentCall struct {
+	Tool string `json:"tool"`
+	Turn int    `json:"turn"`
+}
+
+// Call is one proposed tool call with the facts a decision needs.
+type Call struct {
+	// Tool is the tool name as the host sends it ("Bash", "Write", ...).
+	Tool string `json:"tool"`
+	// Input is the tool input object as JSON (for Bash: {"command": "..."}).
+	Input json.RawMessage `json:"input,omitempty"`
+	// Session identifies the agent session; calls in one session share history.
+	Session string `json:"session,omitempty"`
+	// Turn is the user turn number within the session (0 when unknown).
+	Turn int `json:"turn,omitempty"`
+	// Cwd is the working directory the call runs in (absolute).
+	Cwd string `json:"cwd,omitempty"`
+	// Project is the project root the agent works on (absolute); defaults to Cwd.
+	Project string `json:"project,omitempty"`
+	// Home is the user's home directory (absolute), used for ~ and $HOME.
+	Home string `json:"home,omitempty"`
+	// Context is UserContext (the default when empty) or RootContext.
+	Context ExecContext `json:"context,omitempty"`
+	// Recent lists the last admitted watched calls, oldest first; set by the
+	// pipeline middleware, empty elsewhere.
+	Recent []RecentCall `json:"recent,omitempty"`
+}
+
+// NewBashCall returns a Bash call for command, with Input {"command": command}.
+func NewBashCall(command string) Call {
+	in, _ := json.Marshal(struct {
+		Command string `json:"command"`
+	}{command})
+	return Call{Tool: ToolBash, Input: in}
+}
+
+// Field returns the string field name of the input object, and whether it
+// was present as a string. Malformed input yields ("", false).
+func (c Call) Field(name string) (string, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(c.Input, &m) != nil {
+		return "", false
+	}
+	raw, ok := m[name]
+	if !ok {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Command returns the shell command of a Bash call (its "command" field).
+func (c Call) Command() (string, bool) {
+	if c.Tool != ToolBash {
+		return "", false
+	}
+	return c.Field("command")
+}
+
+// IsRoot reports whether the call runs in RootContext.
+func (c Call) IsRoot() bool { return c.Context == RootContext }
+
+// Summary is a short one-line description of the call for logs and chain
+// reasons: the command for Bash, the file path or URL for file and web
+// tools, else the tool name. At most 200 bytes.
+func (c Call) Summary() string {
+	s := c.Tool
+	for _, f := range []string{"command", "file_path", "url", "path"} {
+		if v, ok := c.Field(f); ok {
+			s = c.Tool + " " + v
+			if f == "command" {
+				s = v
+			}
+			break
+		}
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = s[:197] + "..."
+	}
+	return s
+}

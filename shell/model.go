@@ -1,0 +1,189 @@
+package shell
+
+import "strings"
+
+// Options tell the reader where the command runs and how much it may read.
+// The zero value of a limit means its default.
+type Options struct {
+	// Cwd is the working directory (absolute); "." when empty.
+	Cwd string
+	// Home is the user's home (absolute), for ~, ~user of the same user, $HOME.
+	Home string
+	// User is the user name, for ~user and $USER; derived from Home's last
+	// element when empty.
+	User string
+	// MaxBytes bounds the source length (default 128 KiB). Longer input is
+	// a *LimitError.
+	MaxBytes int
+	// MaxDepth bounds re-parsing of sh -c / eval / heredoc-to-shell bodies
+	// (default 8). Deeper nesting is a *LimitError.
+	MaxDepth int
+	// MaxCommands bounds how many commands one call may contain (default
+	// 4096). More is a *LimitError.
+	MaxCommands int
+	// MaxNodes bounds syntax nodes walked over all parses (default 200000).
+	MaxNodes int
+}
+
+// Word is one shell word after quote removal and the static expansions the
+// reader can resolve: ~, ~user (when it is Home's user), $HOME, ${HOME},
+// ${HOME:?...}, $PWD, $(pwd), $USER. Anything else that is expanded at run
+// time (another variable, a command substitution, arithmetic) makes the
+// word Dynamic.
+type Word struct {
+	// Raw is the source text of the word, quotes included.
+	Raw string
+	// Value is the word after quote removal and static expansion. For a
+	// Dynamic word it is the static text with every dynamic part removed;
+	// use Prefix for the part that is certain.
+	Value string
+	// Dynamic is set when part of the word is only known at run time.
+	Dynamic bool
+	// Prefix is the literal text before the first dynamic part (all of
+	// Value when the word is static). "/tmp/test-$$" has Prefix "/tmp/test-".
+	Prefix string
+	// Glob is set when the word has unquoted pattern characters (* ? [).
+	Glob bool
+}
+
+// Redirect is one redirection of a command.
+type Redirect struct {
+	// Op is the operator as written: ">", ">>", "<", "<<", "<<-", "<<<",
+	// "&>", "&>>", ">&", "<&", ">|", "<>".
+	Op string
+	// Fd is the file descriptor number written before the operator, or ""
+	// for the default.
+	Fd string
+	// Target is the file (or fd, or here-string) operand.
+	Target Word
+	// Body is a heredoc's body text (after expansion where the delimiter is
+	// unquoted and static), for "<<" and "<<-".
+	Body string
+}
+
+// Writes reports whether the redirection writes to Target (> >> &> &>> >| <>).
+func (r Redirect) Writes() bool {
+	switch r.Op {
+	case ">", ">>", "&>", "&>>", ">|", "<>":
+		return true
+	}
+	return false
+}
+
+// StdinKind says where a command's standard input comes from.
+type StdinKind uint8
+
+// Kinds of standard input.
+const (
+	StdinInherit    StdinKind = iota // the caller's stdin (or unknown)
+	StdinPipe                        // the previous command of a pipeline (Stdin.From)
+	StdinFile                        // a file redirect "< file" (Stdin.Path)
+	StdinHeredoc                     // a heredoc or here-string (Stdin.Text)
+	StdinSubstitute                  // xargs / find -exec: arguments come from another command
+)
+
+// Stdin describes a command's standard input.
+type Stdin struct {
+	Kind StdinKind
+	// From is the command feeding a pipe (Kind == StdinPipe). Walk From
+	// repeatedly to see the whole upstream of a pipeline.
+	From *Command
+	// Path is the absolute file for StdinFile.
+	Path string
+	// Text is the heredoc or here-string text for StdinHeredoc.
+	Text string
+	// Dynamic is set when Text or Path is only known at run time.
+	Dynamic bool
+}
+
+// Command is one simple command that would execute, after wrappers are
+// unwrapped. The reader flattens every command that runs: lists,
+// pipelines, subshells, groups, if/for/while/case bodies, function bodies
+// where called, $(…), backticks, process substitution, bodies of sh -c,
+// bash -c, eval, heredocs and pipes fed to a shell, xargs tails and find
+// -exec tails.
+type Command struct {
+	// Args is the argv after unwrapping: Args[0] is the command word the
+	// program really executed (e.g. "rm" in "sudo env A=1 rm -rf /").
+	Args []Word
+	// Name is the lower-cased base name of Args[0].Value ("/usr/bin/RM" →
+	// "rm"); "" when Args[0] is Dynamic or there are no Args.
+	Name string
+	// Wrappers lists unwrapped wrapper names in order ("sudo", "env", ...).
+	Wrappers []string
+	// Privileged is set when a wrapper raises privilege (sudo, doas, su -c, pkexec, run0).
+	Privileged bool
+	// Assigns are the leading NAME=value assignments (also env's).
+	Assigns []string
+	// Redirects of this command, in order, including a block's or a loop's
+	// redirects that apply to it.
+	Redirects []Redirect
+	// Stdin is where standard input comes from.
+	Stdin Stdin
+	// Cwd is the working directory this command runs in: Options.Cwd moved
+	// by earlier cd/pushd in the same script (a dynamic cd leaves it "").
+	Cwd string
+	// Depth is the re-parse depth: 0 for the top-level script, +1 inside
+	// each sh -c / eval / shell-fed heredoc or pipe.
+	Depth int
+	// Via says how the command was reached when not directly: "sh -c",
+	// "eval", "stdin" (text piped or heredoc'd into a shell), "xargs",
+	// "find -exec", "$()", "<()", "function f"; "" at top level.
+	Via string
+	// Parent is the command this one runs inside of: the shell of an sh -c
+	// or stdin body, the xargs or find of a tail; nil otherwise.
+	Parent *Command
+	// Background is set for a command run with & (or inside a
+	// backgrounded list or pipeline).
+	Background bool
+	// Func is the name of the innermost function whose body holds this
+	// command ("" outside function bodies).
+	Func string
+	// Pipeline is the index of this command in its pipeline and Piped the
+	// pipeline's length (1 when not in a pipeline).
+	Pipeline, Piped int
+}
+
+// Arg returns the value of Args[i], or "" when out of range.
+func (c *Command) Arg(i int) string {
+	if i < 0 || i >= len(c.Args) {
+		return ""
+	}
+	return c.Args[i].Value
+}
+
+// String returns the argv values joined by single spaces (a dynamic part
+// is shown as "$…").
+func (c *Command) String() string {
+	var b strings.Builder
+	for i, w := range c.Args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if w.Dynamic {
+			b.WriteString(w.Raw)
+		} else {
+			b.WriteString(w.Value)
+		}
+	}
+	return b.String()
+}
+
+// Func is a function definition seen in the script.
+type Func struct {
+	Name string
+	// Calls are the commands its body runs (also listed in
+	// Script.Commands when the function is called).
+	Calls []*Command
+}
+
+// Script is everything the reader learned about one command line.
+type Script struct {
+	// Source is the command line as given.
+	Source string
+	// Commands lists every command that would execute, in source order,
+	// nested ones after the command that contains them.
+	Commands []*Command
+	// Funcs lists function definitions in source order.
+	Funcs []*Func
+}

@@ -1,0 +1,107 @@
+package toolwall
+
+import "context"
+
+// Finding is one thing an analyzer found in a call.
+type Finding struct {
+	// Analyzer names the analyzer that reported it ("shell", "unixshield", ...).
+	Analyzer string `json:"analyzer"`
+	// Rule is the stable rule id ("rm.dangerous-target"); users switch
+	// rules off and hosts log by it.
+	Rule string `json:"rule"`
+	// Category groups rules for logs and dashboards ("destructive",
+	// "remote-code", "secrets", "git", "ssrf", ...).
+	Category string `json:"category,omitempty"`
+	// Score is the risk in [0, 1] this finding contributes.
+	Score float64 `json:"score"`
+	// Action is the least severe action this finding imposes whatever the
+	// score (a floor); Allow imposes nothing beyond the score's band.
+	Action Action `json:"action"`
+	// Reason is written for the model: what was refused, why, and what to
+	// do instead.
+	Reason string `json:"reason"`
+}
+
+// Tag is a risk tag: a kind of effect a call has, used by chain rules that
+// look across calls (seed 003, RiskChainAccumulator).
+type Tag string
+
+// Risk tags. An analyzer attaches them as [Effect]s; chain rules match
+// ordered sequences of them across executed calls.
+const (
+	TagDownloadFile   Tag = "download-file"   // network content written to a file (Path)
+	TagDownloadStdout Tag = "download-stdout" // network content to stdout
+	TagWriteScript    Tag = "write-script"    // a script file written (Path); Detail "destructive" when its body is
+	TagMakeExecutable Tag = "make-executable" // chmod +x (Path)
+	TagExecLocal      Tag = "exec-local"      // a local file executed or sourced (Path)
+	TagSensitiveRead  Tag = "sensitive-read"  // a secret-bearing file read (Path): .env, keys
+	TagCredential     Tag = "credential"      // credential store accessed (Path)
+	TagEgress         Tag = "egress"          // data sent to the network
+	TagSystemWrite    Tag = "system-write"    // a write under a system root (Path)
+	TagProcessControl Tag = "process-control" // kill, systemctl, shutdown
+	TagPermInspect    Tag = "perm-inspect"    // permissions inspected (ls -l, stat, id, sudo -l)
+	TagStage          Tag = "stage"           // a helper staged: copied, moved or written (Path)
+	TagDelete         Tag = "delete"          // files deleted (Path); Detail "protected" for protected data
+)
+
+// Effect is one tagged effect of a call, with the absolute path it touches
+// when there is one.
+type Effect struct {
+	Tag    Tag    `json:"tag"`
+	Path   string `json:"path,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Verdict is the decision on one call.
+type Verdict struct {
+	// Action is what happens to the call.
+	Action Action `json:"action"`
+	// Band is the band of Score under the thresholds in force.
+	Band Band `json:"band"`
+	// Score is the fused risk in [0, 1].
+	Score float64 `json:"score"`
+	// Reason is written for the model; empty when the call is allowed
+	// without findings.
+	Reason string `json:"reason,omitempty"`
+	// Findings lists what the analyzers found, strongest first.
+	Findings []Finding `json:"findings,omitempty"`
+	// Effects lists the call's risk tags for chain rules.
+	Effects []Effect `json:"effects,omitempty"`
+	// Commands lists, for a shell call, every command the reader saw would
+	// execute, as argv joined by spaces.
+	Commands []string `json:"commands,omitempty"`
+	// Notes carries operational remarks that are not findings ("chain
+	// memory off: ...", "LLM advisor failed: ...").
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Rules returns the rule ids of the findings, in order, without repeats.
+func (v Verdict) Rules() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range v.Findings {
+		if f.Rule != "" && !seen[f.Rule] {
+			seen[f.Rule] = true
+			out = append(out, f.Rule)
+		}
+	}
+	return out
+}
+
+// Shield judges tool calls before they run and remembers what ran. It is
+// seed 000's ToolSafetyShield in Go form. Implementations must be safe for
+// concurrent use.
+type Shield interface {
+	// Evaluate is the pre-call judgment. It must be deterministic for the
+	// same call and history, and never panic: an internal error becomes a
+	// Deny verdict with a clear reason.
+	Evaluate(ctx context.Context, call Call) Verdict
+	// RecordInvocation is the post-call memory: call ran, and success says
+	// whether it succeeded. Only executed calls are recorded; blocked
+	// attempts never are.
+	RecordInvocation(ctx context.Context, call Call, success bool)
+	// WatchedTools lists the tool names this shield cares about; every
+	// other tool passes untouched. An empty list means the shield is never
+	// consulted.
+	WatchedTools() []string
+}

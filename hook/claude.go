@@ -1,0 +1,218 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/toolwall/toolwall"
+)
+
+// DefaultMaxPayload bounds the hook payload read from stdin (8 MiB). A
+// Write of a large file arrives whole in tool_input; beyond this bound the
+// call is denied rather than half-read.
+const DefaultMaxPayload = 8 << 20
+
+// Claude Code hook event names handled by ClaudeCode.
+const (
+	EventPreToolUse         = "PreToolUse"
+	EventPostToolUse        = "PostToolUse"
+	EventPostToolUseFailure = "PostToolUseFailure"
+	EventUserPromptSubmit   = "UserPromptSubmit"
+)
+
+// TurnAdvancer starts a new user turn in a session. The gate with session
+// memory implements it; without one, turns are not tracked.
+type TurnAdvancer interface {
+	AdvanceTurn(ctx context.Context, session string) (int, error)
+}
+
+// ClaudeCode answers Claude Code hook events.
+type ClaudeCode struct {
+	// Shield decides PreToolUse calls and records PostToolUse ones.
+	Shield toolwall.Shield
+	// Turns, when set, advances the session's turn on UserPromptSubmit.
+	Turns TurnAdvancer
+	// ProjectDir is the project root ($CLAUDE_PROJECT_DIR); when empty the
+	// payload's cwd stands in.
+	ProjectDir string
+	// Home is the user's home directory ($HOME).
+	Home string
+	// Context is the privilege the agent's tools run with (default user).
+	Context toolwall.ExecContext
+	// MaxPayload bounds stdin; 0 means DefaultMaxPayload.
+	MaxPayload int
+	// Logger receives warnings and internal errors; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Payload is the subset of a Claude Code hook payload toolwall reads.
+type Payload struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path,omitempty"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name,omitempty"`
+	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
+	ToolUseID      string          `json:"tool_use_id,omitempty"`
+	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	Prompt         string          `json:"prompt,omitempty"`
+}
+
+// Output is the JSON a PreToolUse hook prints to ask or deny.
+type Output struct {
+	HookSpecificOutput SpecificOutput `json:"hookSpecificOutput"`
+}
+
+// SpecificOutput is the hookSpecificOutput object of [Output].
+type SpecificOutput struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+func (h *ClaudeCode) logger() *slog.Logger {
+	if h.Logger != nil {
+		return h.Logger
+	}
+	return slog.Default()
+}
+
+// Handle reads one payload from r and writes the answer (possibly
+// nothing) to w. It returns the verdict it reached for a PreToolUse event
+// (zero otherwise), for logs and tests. It never panics and never fails:
+// write errors are logged, as there is nobody else to tell.
+func (h *ClaudeCode) Handle(ctx context.Context, r io.Reader, w io.Writer) (v toolwall.Verdict) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.logger().Error("toolwall hook: internal error", "panic", p)
+			v = toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1,
+				Reason: fmt.Sprintf("toolwall hit an internal error (%v) and refuses the call rather than let it through unchecked. Retry; if it persists, ask the user to check the toolwall installation.", p)}
+			h.write(w, v)
+		}
+	}()
+	max := h.MaxPayload
+	if max <= 0 {
+		max = DefaultMaxPayload
+	}
+	data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+	switch {
+	case err != nil:
+		return h.refuse(w, fmt.Sprintf("toolwall could not read the hook payload (%v), so the tool call is refused. Retry the call.", err))
+	case len(data) > max:
+		return h.refuse(w, fmt.Sprintf("The hook payload is larger than %d bytes, too large to check, so the tool call is refused. Split the work into smaller calls (for example write a large file in parts).", max))
+	}
+	var p Payload
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&p); err != nil {
+		return h.refuse(w, fmt.Sprintf("The hook payload is not valid JSON (%v), so toolwall cannot tell what the tool call would do; it is refused.", err))
+	}
+	switch p.HookEventName {
+	case EventPreToolUse:
+		if p.ToolName == "" {
+			return h.refuse(w, "The PreToolUse payload names no tool_name, so toolwall cannot check the call; it is refused.")
+		}
+		v = h.Shield.Evaluate(ctx, h.call(p))
+		h.write(w, v)
+		return v
+	case EventPostToolUse, EventPostToolUseFailure:
+		if p.ToolName != "" {
+			h.Shield.RecordInvocation(ctx, h.call(p), p.HookEventName == EventPostToolUse && succeeded(p.ToolResponse))
+		}
+	case EventUserPromptSubmit:
+		if h.Turns != nil && p.SessionID != "" {
+			if _, err := h.Turns.AdvanceTurn(ctx, p.SessionID); err != nil {
+				h.logger().Warn("toolwall hook: cannot advance turn; chain memory may span turns", "session", p.SessionID, "err", err)
+			}
+		}
+	}
+	return toolwall.Verdict{}
+}
+
+// call maps a payload to a tool call.
+func (h *ClaudeCode) call(p Payload) toolwall.Call {
+	project := h.ProjectDir
+	if project == "" {
+		project = p.Cwd
+	}
+	return toolwall.Call{
+		Tool: p.ToolName, Input: p.ToolInput, Session: p.SessionID,
+		Cwd: p.Cwd, Project: project, Home: h.Home, Context: h.Context,
+	}
+}
+
+// succeeded reads a tool_response: a response that says it is an error,
+// was interrupted, or exited non-zero counts as a failure; anything else
+// (including shapes toolwall does not know) as success.
+func succeeded(resp json.RawMessage) bool {
+	var r struct {
+		IsError     bool `json:"is_error"`
+		Interrupted bool `json:"interrupted"`
+		Success     *bool `json:"success"`
+		ExitCode    *int `json:"exit_code"`
+	}
+	if json.Unmarshal(resp, &r) != nil {
+		return true
+	}
+	if r.Success != nil && !*r.Success {
+		return false
+	}
+	return !r.IsError && !r.Interrupted && (r.ExitCode == nil || *r.ExitCode == 0)
+}
+
+func (h *ClaudeCode) refuse(w io.Writer, reason string) toolwall.Verdict {
+	h.logger().Warn("toolwall hook: refusing malformed payload", "reason", reason)
+	v := toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1, Reason: reason,
+		Findings: []toolwall.Finding{{Analyzer: "hook", Rule: "input.malformed", Category: "input", Score: 1, Action: toolwall.Deny, Reason: reason}}}
+	h.write(w, v)
+	return v
+}
+
+// write prints the answer for v: nothing for allow and warn.
+func (h *ClaudeCode) write(w io.Writer, v toolwall.Verdict) {
+	if !v.Action.Stops() {
+		return
+	}
+	out := Output{HookSpecificOutput: SpecificOutput{
+		HookEventName:            EventPreToolUse,
+		PermissionDecision:       v.Action.String(),
+		PermissionDecisionReason: Explain(v),
+	}}
+	b, err := json.Marshal(out)
+	if err == nil {
+		_, err = w.Write(append(b, '\n'))
+	}
+	if err != nil {
+		h.logger().Error("toolwall hook: cannot write answer", "err", err)
+	}
+}
+
+// Explain formats a verdict's reason for the model and the human:
+// "toolwall denied this call [rule, rule]: reason".
+func Explain(v toolwall.Verdict) string {
+	var b strings.Builder
+	b.WriteString("toolwall ")
+	switch v.Action {
+	case toolwall.Deny:
+		b.WriteString("denied this call")
+	case toolwall.Ask:
+		b.WriteString("asks a human to confirm this call")
+	default:
+		b.WriteString(v.Action.String() + "s this call")
+	}
+	if rules := v.Rules(); len(rules) > 0 {
+		b.WriteString(" [" + strings.Join(rules, ", ") + "]")
+	}
+	if v.Reason != "" {
+		b.WriteString(": " + v.Reason)
+	}
+	for _, n := range v.Notes {
+		b.WriteString(" (" + n + ")")
+	}
+	return b.String()
+}

@@ -1,0 +1,209 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolwall/toolwall"
+)
+
+// stub is a Shield that decides on a marker in the command and records
+// what the driver asked of it.
+type stub struct {
+	mu    sync.Mutex
+	calls []string
+	panic bool
+	quiet bool // keep no log (benchmarks)
+}
+
+func (s *stub) log(f string, a ...any) {
+	if s.quiet {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, fmt.Sprintf(f, a...))
+}
+
+func (s *stub) Evaluate(_ context.Context, c toolwall.Call) toolwall.Verdict {
+	if s.panic {
+		panic("boom")
+	}
+	s.log("evaluate %s %s %s %s", c.Tool, c.Session, c.Cwd, c.Project)
+	cmd, _ := c.Command()
+	switch {
+	case strings.Contains(cmd, "STUB-DENY"):
+		return toolwall.Verdict{Action: toolwall.Deny, Reason: "stub says no.", Findings: []toolwall.Finding{{Rule: "stub.deny"}}}
+	case strings.Contains(cmd, "STUB-ASK"):
+		return toolwall.Verdict{Action: toolwall.Ask, Reason: "stub wants a human.", Findings: []toolwall.Finding{{Rule: "stub.ask"}}}
+	case strings.Contains(cmd, "STUB-WARN"):
+		return toolwall.Verdict{Action: toolwall.Warn, Reason: "risky", Findings: []toolwall.Finding{{Rule: "stub.warn"}}}
+	}
+	return toolwall.Verdict{}
+}
+
+func (s *stub) RecordInvocation(_ context.Context, c toolwall.Call, ok bool) {
+	s.log("record %s %s %v", c.Tool, c.Session, ok)
+}
+
+func (s *stub) WatchedTools() []string { return []string{"Bash", "Write"} }
+
+func (s *stub) AdvanceTurn(_ context.Context, id string) (int, error) {
+	s.log("turn %s", id)
+	return 1, nil
+}
+
+type golden struct {
+	Name   string          `json:"name"`
+	Stdin  json.RawMessage `json:"stdin"`
+	Stdout json.RawMessage `json:"stdout"`
+	Deny   string          `json:"deny"`
+	Calls  []string        `json:"calls"`
+}
+
+func loadGolden(t testing.TB) []golden {
+	b, err := os.ReadFile("testdata/claude/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gs []golden
+	if err := json.Unmarshal(b, &gs); err != nil {
+		t.Fatal(err)
+	}
+	return gs
+}
+
+func TestClaudeCodeGolden(t *testing.T) {
+	for _, g := range loadGolden(t) {
+		t.Run(g.Name, func(t *testing.T) {
+			s := &stub{}
+			h := &ClaudeCode{Shield: s, Turns: s, ProjectDir: "/workspace/app", Home: "/home/user"}
+			var out bytes.Buffer
+			h.Handle(context.Background(), bytes.NewReader(g.Stdin), &out)
+			switch {
+			case g.Deny != "":
+				assertDeny(t, out.Bytes(), g.Deny)
+			case string(g.Stdout) == "null" || len(g.Stdout) == 0:
+				if out.Len() != 0 {
+					t.Errorf("stdout = %q, want nothing", out.String())
+				}
+			default:
+				var got, want any
+				if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+					t.Fatalf("stdout %q: %v", out.String(), err)
+				}
+				_ = json.Unmarshal(g.Stdout, &want)
+				gb, _ := json.Marshal(got)
+				wb, _ := json.Marshal(want)
+				if !bytes.Equal(gb, wb) {
+					t.Errorf("stdout\n got %s\nwant %s", gb, wb)
+				}
+			}
+			if fmt.Sprint(s.calls) != fmt.Sprint(g.Calls) && !(len(s.calls) == 0 && len(g.Calls) == 0) {
+				t.Errorf("shield calls = %q, want %q", s.calls, g.Calls)
+			}
+		})
+	}
+}
+
+// assertDeny checks out is one PreToolUse deny whose reason holds want.
+func assertDeny(t *testing.T, out []byte, want string) {
+	t.Helper()
+	var o Output
+	if err := json.Unmarshal(out, &o); err != nil {
+		t.Fatalf("stdout %q is not hook JSON: %v", out, err)
+	}
+	s := o.HookSpecificOutput
+	if s.HookEventName != EventPreToolUse || s.PermissionDecision != "deny" || !strings.Contains(s.PermissionDecisionReason, want) {
+		t.Errorf("got %+v, want a PreToolUse deny mentioning %q", s, want)
+	}
+}
+
+func TestClaudeCodeBadInput(t *testing.T) {
+	tests := []struct {
+		name, stdin, want string
+		max               int
+	}{
+		{"empty", "", "not valid JSON", 0},
+		{"garbage", "rm -rf /", "not valid JSON", 0},
+		{"truncated", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"`, "not valid JSON", 0},
+		{"wrong types", `{"hook_event_name":"PreToolUse","tool_name":7}`, "not valid JSON", 0},
+		{"too large", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("a", 200) + `"}}`, "larger than 100 bytes", 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := &ClaudeCode{Shield: &stub{}, MaxPayload: tt.max}
+			var out bytes.Buffer
+			v := h.Handle(context.Background(), strings.NewReader(tt.stdin), &out)
+			if v.Action != toolwall.Deny {
+				t.Errorf("action = %v, want deny", v.Action)
+			}
+			assertDeny(t, out.Bytes(), tt.want)
+		})
+	}
+}
+
+type failReader struct{}
+
+func (failReader) Read([]byte) (int, error) { return 0, errors.New("stdin closed") }
+
+func TestClaudeCodeReadErrorAndPanic(t *testing.T) {
+	var out bytes.Buffer
+	(&ClaudeCode{Shield: &stub{}}).Handle(context.Background(), failReader{}, &out)
+	assertDeny(t, out.Bytes(), "could not read")
+
+	out.Reset()
+	h := &ClaudeCode{Shield: &stub{panic: true}}
+	v := h.Handle(context.Background(), strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`), &out)
+	if v.Action != toolwall.Deny {
+		t.Fatalf("panic in shield: action %v, want deny", v.Action)
+	}
+	assertDeny(t, out.Bytes(), "internal error")
+}
+
+func FuzzClaudeCode(f *testing.F) {
+	for _, g := range loadGolden(f) {
+		f.Add(string(g.Stdin))
+	}
+	f.Add(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":"not an object"}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		h := &ClaudeCode{Shield: &stub{}, Turns: &stub{}}
+		var out1, out2 bytes.Buffer
+		start := time.Now()
+		v1 := h.Handle(context.Background(), strings.NewReader(in), &out1)
+		v2 := h.Handle(context.Background(), strings.NewReader(in), &out2)
+		if time.Since(start) > 2*time.Second {
+			t.Fatalf("slow: %v", time.Since(start))
+		}
+		if v1.Action != v2.Action || out1.String() != out2.String() {
+			t.Fatalf("not deterministic: %v %q vs %v %q", v1.Action, out1.String(), v2.Action, out2.String())
+		}
+		if out1.Len() > 0 {
+			var o Output
+			if err := json.Unmarshal(out1.Bytes(), &o); err != nil || !toolwallDecision(o.HookSpecificOutput.PermissionDecision) {
+				t.Fatalf("output is not a hook decision: %q", out1.String())
+			}
+		}
+	})
+}
+
+func toolwallDecision(s string) bool { return s == "deny" || s == "ask" }
+
+func BenchmarkClaudeCodePreToolUse(b *testing.B) {
+	payload := []byte(`{"session_id":"s","cwd":"/workspace/app","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."}}`)
+	h := &ClaudeCode{Shield: &stub{quiet: true}}
+	var out bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		out.Reset()
+		h.Handle(context.Background(), bytes.NewReader(payload), &out)
+	}
+}

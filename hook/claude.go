@@ -151,10 +151,10 @@ func (h *ClaudeCode) call(p Payload) toolwall.Call {
 // (including shapes toolwall does not know) as success.
 func succeeded(resp json.RawMessage) bool {
 	var r struct {
-		IsError     bool `json:"is_error"`
-		Interrupted bool `json:"interrupted"`
+		IsError     bool  `json:"is_error"`
+		Interrupted bool  `json:"interrupted"`
 		Success     *bool `json:"success"`
-		ExitCode    *int `json:"exit_code"`
+		ExitCode    *int  `json:"exit_code"`
 	}
 	if json.Unmarshal(resp, &r) != nil {
 		return true

@@ -107,7 +107,7 @@ func TestIsBlockedAddr(t *testing.T) {
 		"127.0.0.1": true, "10.1.2.3": true, "169.254.169.254": true, "::1": true, "::": true,
 		"::ffff:10.0.0.1": true, "64:ff9b::a00:1": true, "2002:c0a8:101::1": true, "fe80::1%eth0": true,
 		"2001:0:4136:e378:8000:63bf:f5ff:fffe": true, // Teredo, client 10.0.0.1
-		"8.8.8.8": false, "1.1.1.1": false, "2606:4700:4700::1111": false, "::ffff:8.8.8.8": false,
+		"8.8.8.8":                              false, "1.1.1.1": false, "2606:4700:4700::1111": false, "::ffff:8.8.8.8": false,
 		"2002:808:808::1": false,
 	} {
 		if got := IsBlockedAddr(netip.MustParseAddr(s)); got != want {

@@ -1,0 +1,50 @@
+// Package session keeps per-session memory across tool calls: the user
+// turn counter, the executed calls (for cross-call chain rules, seeds 000
+// and 003) and the refused attempts (so that repeating a refused dangerous
+// thing raises the risk of the next attempt).
+//
+// There is one interface, [Store], and two implementations:
+//
+//   - [NewMemory]: in process, for the library and the server.
+//   - [Open]: a SQLite file through modernc.org/sqlite (no cgo), for the
+//     Claude Code hook, which starts a new process for every tool call and
+//     runs matching hooks in parallel, so memory must live outside the
+//     process. [DefaultPath] says where the file lives.
+//
+// # What counts
+//
+// Only executed calls enter the history ([Store.Append]); refused or
+// asked-and-not-run calls never do (seed 000: "blocked attempts never enter
+// the history"). A refused attempt is noted separately with
+// [Store.NoteRefusal] under a key the caller chooses (for example the rule
+// id and the normalized target).
+//
+// # Bounds
+//
+// Per session a store keeps at most [Options.Calls] executed records
+// (default 20, seed 000's recent window) and [Options.Refusals] refusals
+// (default 64); older ones are deleted in the same transaction as the
+// insert. Sessions with no write for [Options.Retention] (default 7 days)
+// are deleted by [Store.Prune], which writes also run opportunistically at
+// most once per [Options.PruneEvery] (default 1 hour). A record's size is
+// bounded too (see [MaxInputLen], [MaxFieldLen], [MaxList]), so the SQLite
+// file stays within roughly (active sessions) × (Calls × 10 KiB +
+// Refusals × 1 KiB) in the worst case, and a few hundred bytes per record
+// in practice.
+//
+// # Failure
+//
+// Storage is an aid to analysis, never a precondition for it. [Open]
+// reports a store it cannot use (missing permissions, a directory in place
+// of the file, a file that is not a database, a schema from a newer
+// toolwall) as an [*OpenError]; it and every storage failure of an
+// operation match [ErrUnavailable] with errors.Is, so a caller can log
+// "chain memory off" and carry on with single-call analysis. Nothing in the
+// package panics on bad input or a bad file.
+//
+// Stores are safe for concurrent use by goroutines, and the SQLite store by
+// processes sharing one file: writes run in BEGIN IMMEDIATE transactions in
+// WAL mode with a busy timeout, so parallel hooks lose no record.
+//
+// The package sessiontest holds a conformance suite every Store must pass.
+package session

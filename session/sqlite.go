@@ -1,0 +1,438 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
+)
+
+// migrations are the schema steps; migration i moves PRAGMA user_version
+// from i to i+1. Append new steps, never edit old ones.
+//
+// Times are Unix microseconds (UTC). Byte strings the host controls (tool,
+// summary, input, refusal key) are BLOBs so any bytes round-trip;
+// effects and rules use the encoding in codec.go. Records and refusals
+// are ordered by seq, which grows with every insert.
+var migrations = [][]string{
+	{
+		`CREATE TABLE sessions (
+			id   TEXT PRIMARY KEY,
+			turn INTEGER NOT NULL,
+			seen INTEGER NOT NULL
+		) WITHOUT ROWID`,
+		`CREATE INDEX sessions_seen ON sessions(seen)`,
+		`CREATE TABLE records (
+			seq     INTEGER PRIMARY KEY,
+			session TEXT NOT NULL,
+			turn    INTEGER NOT NULL,
+			at      INTEGER NOT NULL,
+			success INTEGER NOT NULL,
+			tool    BLOB NOT NULL,
+			summary BLOB NOT NULL,
+			input   BLOB,
+			effects BLOB,
+			rules   BLOB
+		)`,
+		`CREATE INDEX records_session ON records(session, seq)`,
+		`CREATE TABLE refusals (
+			seq     INTEGER PRIMARY KEY,
+			session TEXT NOT NULL,
+			key     BLOB NOT NULL,
+			turn    INTEGER NOT NULL,
+			at      INTEGER NOT NULL
+		)`,
+		`CREATE INDEX refusals_session ON refusals(session, seq)`,
+		`CREATE TABLE meta (
+			k TEXT PRIMARY KEY,
+			v INTEGER NOT NULL
+		) WITHOUT ROWID`,
+	},
+}
+
+// SQLite is a [Store] in a SQLite file, shared by every process that opens
+// the same path. Create it with [Open].
+type SQLite struct {
+	db   *sql.DB
+	path string
+	opts Options
+
+	closed atomic.Bool
+	// nextPrune is the Unix microsecond before which writes skip the
+	// opportunistic prune check; 0 means check on the next write.
+	nextPrune atomic.Int64
+}
+
+var _ Store = (*SQLite)(nil)
+
+// Open opens the SQLite store at path, creating it on first use: missing
+// parent directories with mode 0700, the file with mode 0600. The file is
+// put in WAL mode with synchronous=NORMAL and opts.BusyTimeout, and its
+// schema migrated (in one transaction, skipped when PRAGMA user_version is
+// current). Any failure, including a file that is not a SQLite database
+// or was written by a newer schema, is an [*OpenError] matching
+// [ErrUnavailable]; the caller should carry on without session memory.
+func Open(path string, opts Options) (*SQLite, error) {
+	opts = opts.withDefaults()
+	fail := func(err error) (*SQLite, error) { return nil, &OpenError{Path: path, Err: err} }
+	if path == "" {
+		return fail(errors.New("empty path"))
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fail(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return fail(err)
+	}
+	// Create the file ourselves for its mode: SQLite gives the -wal and
+	// -shm files the main file's permissions.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fail(err)
+	}
+	f.Close()
+
+	q := url.Values{}
+	q.Set("_busy_timeout", strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10))
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate") // every write transaction is BEGIN IMMEDIATE
+	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return fail(err)
+	}
+	if err := migrate(db); err != nil {
+		db.Close()
+		return fail(err)
+	}
+	return &SQLite{db: db, path: abs, opts: opts}, nil
+}
+
+// migrate brings the schema to len(migrations).
+func migrate(db *sql.DB) error {
+	var v int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		return err
+	}
+	if v == len(migrations) {
+		return nil
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this toolwall's %d", v, len(migrations))
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Another process may have migrated while we waited for the lock.
+	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		return err
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this toolwall's %d", v, len(migrations))
+	}
+	for _, m := range migrations[v:] {
+		for _, stmt := range m {
+			if _, err := tx.Exec(stmt); err != nil {
+				return fmt.Errorf("migrating schema from version %d: %w", v, err)
+			}
+		}
+	}
+	if _, err := tx.Exec(`PRAGMA user_version = ` + strconv.Itoa(len(migrations))); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Path returns the absolute path of the state file.
+func (s *SQLite) Path() string { return s.path }
+
+// fail wraps an operation's error: context errors as they are, the rest
+// as ErrUnavailable.
+func (s *SQLite) fail(op string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("session: %s: %w", op, err)
+	}
+	return fmt.Errorf("session: %s in %s: %w: %w", op, s.path, ErrUnavailable, err)
+}
+
+// check validates id and the store before an operation.
+func (s *SQLite) check(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := checkID(id); err != nil {
+		return err
+	}
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	return nil
+}
+
+// update runs fn in a write transaction (BEGIN IMMEDIATE) with the
+// current time in Unix microseconds, after an opportunistic prune when
+// auto is set.
+func (s *SQLite) update(ctx context.Context, op string, auto bool, fn func(tx *sql.Tx, now int64) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.fail(op, err)
+	}
+	defer tx.Rollback()
+	now := s.opts.Now().UnixMicro()
+	if auto {
+		if err := s.maybePrune(ctx, tx, now); err != nil {
+			return s.fail(op, err)
+		}
+	}
+	if err := fn(tx, now); err != nil {
+		return s.fail(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// maybePrune prunes idle sessions when the last prune recorded in the file
+// is at least PruneEvery old. Between checks a process skips the query.
+func (s *SQLite) maybePrune(ctx context.Context, tx *sql.Tx, now int64) error {
+	if s.opts.PruneEvery < 0 || now < s.nextPrune.Load() {
+		return nil
+	}
+	every := s.opts.PruneEvery.Microseconds()
+	var last int64
+	err := tx.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = 'pruned'`).Scan(&last)
+	switch {
+	case err == nil && now-last < every:
+		s.nextPrune.Store(last + every)
+		return nil
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	if _, err := prune(ctx, tx, now, s.opts.Retention); err != nil {
+		return err
+	}
+	s.nextPrune.Store(now + every)
+	return nil
+}
+
+// prune deletes the sessions not written since now-idle, and notes the
+// time in meta.
+func prune(ctx context.Context, tx *sql.Tx, now int64, idle time.Duration) (int, error) {
+	cut := now - idle.Microseconds()
+	for _, q := range []string{
+		`DELETE FROM records WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
+		`DELETE FROM refusals WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, cut); err != nil {
+			return 0, err
+		}
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE seen < ?`, cut)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO meta(k, v) VALUES('pruned', ?)
+		ON CONFLICT(k) DO UPDATE SET v = excluded.v`, now)
+	return int(n), err
+}
+
+// touch creates the session or marks it written at now, and returns its
+// turn.
+func touch(ctx context.Context, tx *sql.Tx, id string, now int64) (int, error) {
+	var turn int
+	err := tx.QueryRowContext(ctx, `INSERT INTO sessions(id, turn, seen) VALUES(?1, 0, ?2)
+		ON CONFLICT(id) DO UPDATE SET seen = excluded.seen RETURNING turn`, id, now).Scan(&turn)
+	return turn, err
+}
+
+// Turn implements [Store.Turn].
+func (s *SQLite) Turn(ctx context.Context, id string) (int, error) {
+	if err := s.check(ctx, id); err != nil {
+		return 0, err
+	}
+	var turn int
+	err := s.db.QueryRowContext(ctx, `SELECT turn FROM sessions WHERE id = ?`, id).Scan(&turn)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, s.fail("turn", err)
+	}
+	return turn, nil
+}
+
+// AdvanceTurn implements [Store.AdvanceTurn].
+func (s *SQLite) AdvanceTurn(ctx context.Context, id string) (int, error) {
+	if err := s.check(ctx, id); err != nil {
+		return 0, err
+	}
+	var turn int
+	err := s.update(ctx, "advance turn", true, func(tx *sql.Tx, now int64) error {
+		return tx.QueryRowContext(ctx, `INSERT INTO sessions(id, turn, seen) VALUES(?1, 1, ?2)
+			ON CONFLICT(id) DO UPDATE SET turn = turn + 1, seen = excluded.seen RETURNING turn`,
+			id, now).Scan(&turn)
+	})
+	return turn, err
+}
+
+// Append implements [Store.Append].
+func (s *SQLite) Append(ctx context.Context, id string, r Record) error {
+	if err := s.check(ctx, id); err != nil {
+		return err
+	}
+	return s.update(ctx, "append", true, func(tx *sql.Tx, now int64) error {
+		turn, err := touch(ctx, tx, id, now)
+		if err != nil {
+			return err
+		}
+		r = normalize(r, time.UnixMicro(now))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO records(session, turn, at, success, tool, summary, input, effects, rules)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, turn, r.At.UnixMicro(), r.Success, []byte(r.Tool), []byte(r.Summary),
+			[]byte(r.Input), encodeEffects(r.Effects), encodeRules(r.Rules)); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM records WHERE session = ?1 AND seq <=
+			(SELECT seq FROM records WHERE session = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
+			id, s.opts.Calls)
+		return err
+	})
+}
+
+// History implements [Store.History].
+func (s *SQLite) History(ctx context.Context, id string, w Window) ([]Record, error) {
+	if err := s.check(ctx, id); err != nil {
+		return nil, err
+	}
+	w = w.withDefaults()
+	rows, err := s.db.QueryContext(ctx, `SELECT turn, at, success, tool, summary, input, effects, rules
+		FROM records
+		WHERE session = ?1 AND turn > IFNULL((SELECT turn FROM sessions WHERE id = ?1), 0) - ?2
+		ORDER BY seq DESC LIMIT ?3`, id, w.Turns, w.Calls)
+	if err != nil {
+		return nil, s.fail("history", err)
+	}
+	defer rows.Close()
+	var out []Record
+	for rows.Next() {
+		var (
+			r                    Record
+			at                   int64
+			tool, summary, input []byte
+			effects, rules       []byte
+		)
+		if err := rows.Scan(&r.Turn, &at, &r.Success, &tool, &summary, &input, &effects, &rules); err != nil {
+			return nil, s.fail("history", err)
+		}
+		r.At = time.UnixMicro(at).UTC()
+		r.Tool, r.Summary, r.Input = string(tool), string(summary), input
+		if r.Effects, err = decodeEffects(effects); err == nil {
+			r.Rules, err = decodeRules(rules)
+		}
+		if err != nil {
+			return nil, s.fail("history", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail("history", err)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, nil
+}
+
+// NoteRefusal implements [Store.NoteRefusal].
+func (s *SQLite) NoteRefusal(ctx context.Context, id, key string) (int, error) {
+	key, err := checkKey(key)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.check(ctx, id); err != nil {
+		return 0, err
+	}
+	var n int
+	err = s.update(ctx, "note refusal", true, func(tx *sql.Tx, now int64) error {
+		turn, err := touch(ctx, tx, id, now)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO refusals(session, key, turn, at) VALUES(?, ?, ?, ?)`,
+			id, []byte(key), turn, now); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM refusals WHERE session = ?1 AND seq <=
+			(SELECT seq FROM refusals WHERE session = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
+			id, s.opts.Refusals); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT count(*) FROM refusals WHERE session = ? AND key = ?`,
+			id, []byte(key)).Scan(&n)
+	})
+	return n, err
+}
+
+// Refusals implements [Store.Refusals].
+func (s *SQLite) Refusals(ctx context.Context, id, key string, w Window) (int, error) {
+	key, err := checkKey(key)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.check(ctx, id); err != nil {
+		return 0, err
+	}
+	w = w.withDefaults()
+	var n int
+	err = s.db.QueryRowContext(ctx, `SELECT count(*) FROM
+		(SELECT key, turn FROM refusals WHERE session = ?1 ORDER BY seq DESC LIMIT ?3)
+		WHERE key = ?4 AND turn > IFNULL((SELECT turn FROM sessions WHERE id = ?1), 0) - ?2`,
+		id, w.Turns, w.Calls, []byte(key)).Scan(&n)
+	if err != nil {
+		return 0, s.fail("refusals", err)
+	}
+	return n, nil
+}
+
+// Prune implements [Store.Prune].
+func (s *SQLite) Prune(ctx context.Context, idle time.Duration) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if s.closed.Load() {
+		return 0, ErrClosed
+	}
+	if idle <= 0 {
+		idle = s.opts.Retention
+	}
+	var n int
+	err := s.update(ctx, "prune", false, func(tx *sql.Tx, now int64) error {
+		var err error
+		n, err = prune(ctx, tx, now, idle)
+		return err
+	})
+	return n, err
+}
+
+// Close implements [Store.Close]. The last process to close a file
+// checkpoints its write-ahead log.
+func (s *SQLite) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	return s.db.Close()
+}

@@ -1,0 +1,30 @@
+package shell
+
+import "testing"
+
+var benchInputs = []struct{ name, src string }{
+	{"short", "git status"},
+	{"typical", "cd src && go test ./... 2>&1 | tail -20"},
+	{"long", `set -e; for f in $(git ls-files '*.go'); do gofmt -l "$f" || exit 1; done
+if [ -d build ]; then rm -rf ./build/*; fi
+sudo -u deploy env GOFLAGS=-mod=mod bash -lc 'cd ~/app && make -j4 all 2>&1 | tee build.log'
+find . -name '*.tmp' -exec rm -f {} + ; echo "$(date) done" >> ~/ci.log
+cat <<'EOF' > notes.md
+release notes: rm -rf / is not a command here
+EOF
+xargs -0 -n1 -P4 gzip < files.txt & wait`},
+}
+
+func BenchmarkRead(b *testing.B) {
+	opt := defaultOptions()
+	for _, in := range benchInputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Read(in.src, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

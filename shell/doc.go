@@ -1,0 +1,28 @@
+// Package shell reads a bash command line the way bash does (DESIGN.md
+// principle 1, seed 004 "read compound commands the way the shell does")
+// and reports every command that would execute: [Read] parses with
+// mvdan.cc/sh/v3/syntax (LangBash) and walks lists, pipelines, subshells,
+// groups, if/for/while/until/case/select bodies, functions where called,
+// $(…), backticks, <(…), >(…), heredocs, and re-parses the bodies of
+// sh -c, eval, trap, su -c, watch, heredocs, here-strings and static text
+// piped into a shell. Wrappers (sudo, doas, pkexec, run0, env, command,
+// builtin, exec, nohup, nice, timeout, time, stdbuf, ionice, chroot,
+// setsid, busybox, leading NAME=value) are peeled off; xargs and find
+// -exec tails are emitted as commands of their own.
+//
+// Words come out after quote removal with ~, $HOME, $PWD, $(pwd) and $USER
+// resolved from [Options]; anything only known at run time is marked
+// Dynamic (DESIGN.md principle 2: what cannot be resolved is not safe).
+// Text that is only data (echo arguments, commit messages, a heredoc
+// written to a file) never becomes a command.
+//
+// The package holds no rules: analyzers judge the [Script].
+//
+// Via values: "" (top level), "sh -c" (also su -c, watch), "eval",
+// "trap", "stdin" (text piped or heredoc'd into a shell, source
+// /dev/stdin), "xargs", "find -exec", "watch" (watch -x), "$()", "<()"
+// (also >()), "function NAME".
+//
+// A command with only redirections ("> file") is emitted with no Args;
+// a bare assignment ("x=1") is not a command.
+package shell

@@ -1,0 +1,723 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolwall/toolwall/paths"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call converts one simple command, unwraps it, emits it, walks its
+// substitutions and then whatever it runs in turn (function body, sh -c
+// body, xargs / find tail...).
+func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) *Command {
+	var assigns []string
+	for _, a := range ce.Assigns {
+		aw := w.assignWord(a, &f, &subs)
+		if aw.Dynamic {
+			assigns = append(assigns, aw.Raw)
+		} else {
+			assigns = append(assigns, aw.Value)
+		}
+		if len(ce.Args) == 0 && a.Name != nil {
+			w.taint(a.Name.Value, f.scope)
+		}
+	}
+	args := make([]Word, 0, len(ce.Args))
+	for _, a := range ce.Args {
+		args = append(args, w.word(a, &f, &subs, true))
+	}
+	if w.err != nil {
+		return nil
+	}
+	if len(args) == 0 {
+		var cmd *Command
+		if len(own) > 0 {
+			cmd = w.command(nil, f)
+			cmd.Assigns = assigns
+			w.finish(cmd, own, f)
+			w.emit(cmd)
+		}
+		w.subs(subs, f)
+		return cmd
+	}
+	cmd := w.command(args, f)
+	cmd.Assigns = assigns
+	cmd.Wrappers = append(cmd.Wrappers, f.wrappers...)
+	lookup := w.unwrap(cmd)
+	w.finish(cmd, own, f)
+	w.emit(cmd)
+	w.subs(subs, f)
+	if !lookup {
+		w.follow(cmd, f, true)
+	}
+	return cmd
+}
+
+// command returns a command with the attributes of frame f.
+func (w *walker) command(args []Word, f frame) *Command {
+	return &Command{
+		Args:       args,
+		Privileged: f.privileged,
+		Cwd:        w.cwd,
+		Depth:      f.depth,
+		Via:        f.via,
+		Parent:     f.parent,
+		Background: f.background,
+		Func:       f.fn,
+		Pipeline:   f.pipeIdx,
+		Piped:      f.piped,
+	}
+}
+
+// finish sets Name, Redirects and Stdin once the argv is final.
+func (w *walker) finish(c *Command, own []Redirect, f frame) {
+	c.Name = commandName(c.Args)
+	switch {
+	case len(f.redirs) == 0:
+		c.Redirects = own
+	case len(own) == 0:
+		c.Redirects = f.redirs
+	default:
+		c.Redirects = append(append([]Redirect(nil), own...), f.redirs...)
+	}
+	if in, ok := stdinOf(own, c.Cwd); ok {
+		c.Stdin = in
+	} else {
+		c.Stdin = f.stdin
+	}
+}
+
+// commandName is the lower-cased base name of a static Args[0].
+func commandName(args []Word) string {
+	if len(args) == 0 || args[0].Dynamic {
+		return ""
+	}
+	return baseName(args[0].Value)
+}
+
+func baseName(v string) string {
+	if i := strings.LastIndexByte(v, '/'); i >= 0 && i < len(v)-1 {
+		v = v[i+1:]
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(v)
+		}
+	}
+	return v
+}
+
+// abs makes p absolute against cwd; "" when that cannot be known.
+func abs(p, cwd string) string {
+	if p == "" || !path.IsAbs(p) && cwd == "" {
+		return ""
+	}
+	return paths.Abs(p, cwd)
+}
+
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+	"ash": true, "rbash": true, "lksh": true, "pdksh": true, "oksh": true, "ksh93": true,
+	"yash": true, "posh": true,
+}
+
+// follow handles what a command runs in turn.
+func (w *walker) follow(cmd *Command, f frame, funcs bool) {
+	if w.err != nil || cmd.Name == "" {
+		return
+	}
+	if funcs && plain(cmd) && !strings.Contains(cmd.Args[0].Value, "/") {
+		if w.callFunc(cmd, cmd.Args[0].Value, f) {
+			return
+		}
+	}
+	switch {
+	case shells[cmd.Name]:
+		w.shell(cmd, f)
+	case cmd.Name == "cd" || cmd.Name == "pushd" || cmd.Name == "popd":
+		if plain(cmd) {
+			w.cd(cmd, f)
+		}
+	case cmd.Name == "eval":
+		w.eval(cmd, f)
+	case cmd.Name == "trap":
+		w.trap(cmd, f)
+	case cmd.Name == "source" || cmd.Name == ".":
+		w.source(cmd, f)
+	case cmd.Name == "xargs":
+		w.xargs(cmd, f)
+	case cmd.Name == "find":
+		w.find(cmd, f)
+	case cmd.Name == "su" || cmd.Name == "runuser":
+		w.su(cmd, f)
+	case cmd.Name == "watch":
+		w.watch(cmd, f)
+	}
+}
+
+// plain reports whether the command runs in the current shell: no
+// wrapper other than time, builtin or command.
+func plain(c *Command) bool {
+	for _, x := range c.Wrappers {
+		if x != "time" && x != "builtin" && x != "command" {
+			return false
+		}
+	}
+	return true
+}
+
+// cd moves the walk's working directory (bash manual §4.1 cd, pushd, popd).
+func (w *walker) cd(cmd *Command, f frame) {
+	args := cmd.Args[1:]
+	for len(args) > 0 && !args[0].Dynamic && len(args[0].Value) > 1 && args[0].Value[0] == '-' {
+		if args[0].Value == "--" {
+			args = args[1:]
+			break
+		}
+		args = args[1:]
+	}
+	switch {
+	case cmd.Name == "popd":
+		w.cwd = ""
+	case len(args) == 0 && cmd.Name == "cd":
+		if f.scope.homeSet {
+			w.cwd = ""
+		} else {
+			w.cwd = w.opt.Home
+		}
+	case len(args) == 0, args[0].Dynamic, args[0].Value == "-",
+		cmd.Name == "pushd" && (strings.HasPrefix(args[0].Value, "+") || strings.HasPrefix(args[0].Value, "-")):
+		w.cwd = ""
+	default:
+		w.cwd = abs(args[0].Value, w.cwd)
+	}
+}
+
+// child returns the frame of a new shell process run by cmd.
+func (w *walker) child(cmd *Command, f frame, via string) frame {
+	c := frame{
+		scope:      newScope(f.scope),
+		depth:      f.depth + 1,
+		via:        via,
+		parent:     cmd,
+		background: cmd.Background,
+		privileged: cmd.Privileged,
+		redirs:     cmd.Redirects,
+		stdin:      cmd.Stdin,
+		piped:      1,
+		define:     f.define,
+	}
+	for _, a := range cmd.Assigns {
+		if i := strings.IndexByte(a, '='); i > 0 {
+			w.taint(strings.TrimSuffix(a[:i], "+"), c.scope)
+		}
+	}
+	return c
+}
+
+// runChild re-parses body in a child process frame, in cmd's directory.
+func (w *walker) runChild(body string, cmd *Command, c frame) {
+	saved := w.cwd
+	w.cwd = cmd.Cwd
+	w.reparse(body, c)
+	w.cwd = saved
+}
+
+// shell handles sh/bash/zsh/…: -c BODY is re-parsed (Via "sh -c"); a
+// shell reading its stdin (no -c, no script operand, or -s) re-parses
+// static stdin text (Via "stdin").
+func (w *walker) shell(cmd *Command, f frame) {
+	args := cmd.Args
+	hasC, hasS := false, false
+	i := 1
+scan:
+	for i < len(args) {
+		a := args[i]
+		if a.Dynamic {
+			break
+		}
+		v := a.Value
+		switch {
+		case v == "--" || v == "-":
+			i++
+			break scan
+		case strings.HasPrefix(v, "--"):
+			i++
+			if v == "--rcfile" || v == "--init-file" {
+				i++
+			}
+		case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
+			i++
+			for _, l := range v[1:] {
+				switch l {
+				case 'c':
+					hasC = true
+				case 's':
+					hasS = true
+				case 'o', 'O':
+					i++
+				}
+			}
+		default:
+			break scan
+		}
+	}
+	var ops []Word
+	if i < len(args) {
+		ops = args[i:]
+	}
+	if hasC {
+		if len(ops) > 0 && !ops[0].Dynamic {
+			w.runChild(ops[0].Value, cmd, w.child(cmd, f, "sh -c"))
+		}
+		return
+	}
+	if len(ops) > 0 && !hasS {
+		return
+	}
+	if text, ok := w.stdinText(cmd, 0); ok {
+		c := w.child(cmd, f, "stdin")
+		c.stdin = Stdin{}
+		c.redirs = nil
+		for _, r := range cmd.Redirects {
+			if _, in := stdinOf([]Redirect{r}, ""); !in {
+				c.redirs = append(c.redirs, r)
+			}
+		}
+		w.runChild(text, cmd, c)
+	}
+}
+
+// stdinText returns the text a command reads on stdin when it is static:
+// a heredoc or here-string, or the output of echo/printf (through cat).
+func (w *walker) stdinText(cmd *Command, n int) (string, bool) {
+	switch cmd.Stdin.Kind {
+	case StdinHeredoc:
+		return cmd.Stdin.Text, !cmd.Stdin.Dynamic
+	case StdinPipe:
+		up := cmd.Stdin.From
+		if up == nil || n > 8 || len(up.Args) == 0 {
+			return "", false
+		}
+		for _, a := range up.Args {
+			if a.Dynamic {
+				return "", false
+			}
+		}
+		switch up.Name {
+		case "echo":
+			return echoText(up.Args[1:]), true
+		case "printf":
+			return printfText(up.Args[1:])
+		case "cat":
+			for _, a := range up.Args[1:] {
+				if a.Value != "-" {
+					return "", false
+				}
+			}
+			return w.stdinText(up, n+1)
+		}
+	}
+	return "", false
+}
+
+// eval re-parses its arguments joined by spaces in the current shell
+// (Via "eval"): a cd in the body moves the caller's directory.
+func (w *walker) eval(cmd *Command, f frame) {
+	args := cmd.Args[1:]
+	if len(args) > 0 && args[0].Value == "--" {
+		args = args[1:]
+	}
+	body, ok := joinStatic(args)
+	if !ok {
+		return
+	}
+	c := f
+	c.depth++
+	c.via = "eval"
+	c.parent = cmd
+	c.privileged = cmd.Privileged
+	c.background = cmd.Background
+	c.redirs = cmd.Redirects
+	c.stdin = cmd.Stdin
+	c.wrappers = nil
+	w.reparse(body, c)
+}
+
+// trap re-parses a trap action (Via "trap"): it runs later in this shell.
+func (w *walker) trap(cmd *Command, f frame) {
+	args := cmd.Args[1:]
+	if len(args) > 0 && args[0].Value == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || args[0].Dynamic || args[0].Value == "-" || strings.HasPrefix(args[0].Value, "-") {
+		return
+	}
+	c := f
+	c.depth++
+	c.via = "trap"
+	c.parent = cmd
+	c.redirs, c.stdin, c.wrappers = nil, Stdin{}, nil
+	saved := w.cwd
+	w.reparse(args[0].Value, c)
+	w.cwd = saved
+}
+
+// source re-parses static stdin text read by `source /dev/stdin`.
+func (w *walker) source(cmd *Command, f frame) {
+	if len(cmd.Args) < 2 || cmd.Args[1].Dynamic {
+		return
+	}
+	if v := cmd.Args[1].Value; v != "/dev/stdin" && v != "/proc/self/fd/0" && v != "/dev/fd/0" {
+		return
+	}
+	text, ok := w.stdinText(cmd, 0)
+	if !ok {
+		return
+	}
+	c := f
+	c.depth++
+	c.via = "stdin"
+	c.parent = cmd
+	c.redirs, c.stdin, c.wrappers = nil, Stdin{}, nil
+	w.reparse(text, c)
+}
+
+// su handles su/runuser -c BODY (Via "sh -c", privileged).
+func (w *walker) su(cmd *Command, f frame) {
+	args := cmd.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.Dynamic {
+			continue
+		}
+		v := a.Value
+		var body *Word
+		switch {
+		case v == "--":
+			i = len(args)
+		case strings.HasPrefix(v, "--command=") || strings.HasPrefix(v, "--session-command="):
+			b := a
+			b.Value = v[strings.IndexByte(v, '=')+1:]
+			body = &b
+		case v == "--command" || v == "--session-command":
+			if i+1 < len(args) {
+				body = &args[i+1]
+			}
+		case strings.HasPrefix(v, "--"):
+		case len(v) > 1 && v[0] == '-':
+			for j := 1; j < len(v); j++ {
+				if strings.IndexByte("sgGw", v[j]) >= 0 {
+					if j == len(v)-1 {
+						i++
+					}
+					break
+				}
+				if v[j] == 'c' {
+					if j < len(v)-1 {
+						b := a
+						b.Value = v[j+1:]
+						body = &b
+					} else if i+1 < len(args) {
+						body = &args[i+1]
+					}
+					break
+				}
+			}
+		}
+		if body != nil {
+			if !body.Dynamic {
+				c := w.child(cmd, f, "sh -c")
+				c.privileged = c.privileged || cmd.Name == "su"
+				w.runChild(body.Value, cmd, c)
+			}
+			return
+		}
+	}
+}
+
+// watch re-parses its command joined by spaces (watch runs it with sh -c)
+// or, with -x, runs it directly as a tail.
+func (w *walker) watch(cmd *Command, f frame) {
+	exec := false
+	i, _ := scanOpts(cmd.Args, optSpec{shortArg: "nq", longArg: []string{"interval", "equexit"}}, func(o, _ string) bool {
+		if o == "x" || o == "exec" {
+			exec = true
+		}
+		return true
+	})
+	rest := cmd.Args[i:]
+	if len(rest) == 0 {
+		return
+	}
+	if exec {
+		w.tail(cmd, append([]Word(nil), rest...), "watch", cmd.Cwd, f)
+		return
+	}
+	if body, ok := joinStatic(rest); ok {
+		w.runChild(body, cmd, w.child(cmd, f, "sh -c"))
+	}
+}
+
+// xargs emits the tail command xargs runs (Via "xargs"): the arguments it
+// reads become a Dynamic word, or replace the -I string in place.
+func (w *walker) xargs(cmd *Command, f frame) {
+	replace := ""
+	i, ok := scanOpts(cmd.Args, optSpec{
+		shortArg: "nILPdaEs",
+		shortOpt: "ile",
+		longArg:  []string{"max-args", "max-procs", "delimiter", "arg-file", "max-chars", "process-slot-var"},
+	}, func(o, v string) bool {
+		switch o {
+		case "I", "replace":
+			replace = v
+		case "i":
+			replace = v
+		}
+		if (o == "i" || o == "replace") && v == "" {
+			replace = "{}"
+		}
+		return true
+	})
+	if !ok {
+		return
+	}
+	tail := append([]Word(nil), cmd.Args[i:]...)
+	if len(tail) == 0 {
+		tail = []Word{{Raw: "echo", Value: "echo", Prefix: "echo"}}
+	}
+	if replace != "" {
+		for j := range tail {
+			tail[j] = placeholder(tail[j], replace)
+		}
+	} else {
+		tail = append(tail, Word{Raw: "{}", Dynamic: true})
+	}
+	w.tail(cmd, tail, "xargs", cmd.Cwd, f)
+}
+
+// find emits the command of each -exec/-execdir/-ok/-okdir (Via "find
+// -exec"); {} becomes a Dynamic word.
+func (w *walker) find(cmd *Command, f frame) {
+	args := cmd.Args
+	for i := 1; i < len(args) && w.err == nil; i++ {
+		op := args[i].Value
+		if args[i].Dynamic || op != "-exec" && op != "-execdir" && op != "-ok" && op != "-okdir" {
+			continue
+		}
+		var tail []Word
+		j := i + 1
+		for ; j < len(args); j++ {
+			a := args[j]
+			if !a.Dynamic && (a.Value == ";" || a.Value == "+" && j > i+1 && args[j-1].Value == "{}") {
+				break
+			}
+			tail = append(tail, placeholder(a, "{}"))
+		}
+		cwd := cmd.Cwd
+		if strings.HasSuffix(op, "dir") {
+			cwd = ""
+		}
+		if len(tail) > 0 {
+			w.tail(cmd, tail, "find -exec", cwd, f)
+		}
+		i = j
+	}
+}
+
+// placeholder makes a word holding the replacement string r Dynamic, with
+// Prefix the text before r and r removed from Value.
+func placeholder(a Word, r string) Word {
+	if a.Dynamic {
+		return a
+	}
+	k := strings.Index(a.Value, r)
+	if k < 0 {
+		return a
+	}
+	a.Dynamic = true
+	a.Prefix = a.Value[:k]
+	a.Value = strings.ReplaceAll(a.Value, r, "")
+	return a
+}
+
+// tail emits a command run by another one (xargs, find -exec, watch -x):
+// it has its own argv, is unwrapped and followed, but never calls a shell
+// function.
+func (w *walker) tail(parent *Command, args []Word, via, cwd string, f frame) {
+	tf := f.nested(via)
+	tf.parent = parent
+	tf.privileged = parent.Privileged
+	tf.background = parent.Background
+	saved := w.cwd
+	w.cwd = cwd
+	t := w.command(args, tf)
+	lookup := w.unwrap(t)
+	w.finish(t, nil, tf)
+	t.Stdin = Stdin{Kind: StdinSubstitute}
+	w.emit(t)
+	if !lookup {
+		w.follow(t, tf, false)
+	}
+	w.cwd = saved
+}
+
+func joinStatic(args []Word) (string, bool) {
+	var b strings.Builder
+	for i, a := range args {
+		if a.Dynamic {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a.Value)
+	}
+	return b.String(), true
+}
+
+// echoText is what bash's echo builtin prints for args.
+func echoText(args []Word) string {
+	nl, esc := true, false
+	for len(args) > 0 && isEchoOpt(args[0].Value) {
+		for _, c := range args[0].Value[1:] {
+			switch c {
+			case 'n':
+				nl = false
+			case 'e':
+				esc = true
+			case 'E':
+				esc = false
+			}
+		}
+		args = args[1:]
+	}
+	s, _ := joinStatic(args)
+	if esc {
+		var stop bool
+		s, stop = decodeEcho(s)
+		if stop {
+			return s
+		}
+	}
+	if nl {
+		s += "\n"
+	}
+	return s
+}
+
+func isEchoOpt(v string) bool {
+	if len(v) < 2 || v[0] != '-' {
+		return false
+	}
+	for _, c := range v[1:] {
+		if c != 'n' && c != 'e' && c != 'E' {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeEcho decodes echo -e / printf %b escapes; stop reports \c.
+func decodeEcho(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] == 'c' {
+			return b.String(), true
+		}
+		d, n := escape(s[i+1:], true)
+		if n == 0 {
+			b.WriteByte('\\')
+			continue
+		}
+		b.WriteString(d)
+		i += n
+	}
+	return b.String(), false
+}
+
+// printfText is what printf prints for args (format reused while
+// arguments remain); false for printf -v, which prints nothing.
+func printfText(args []Word) (string, bool) {
+	if len(args) > 0 && args[0].Value == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0].Value, "-v") {
+		return "", false
+	}
+	format := args[0].Value
+	rest := args[1:]
+	var b strings.Builder
+	for n := 0; n <= len(args); n++ {
+		used, stop := printfOnce(&b, format, rest)
+		rest = rest[used:]
+		if stop || used == 0 || len(rest) == 0 {
+			break
+		}
+	}
+	return b.String(), true
+}
+
+func printfOnce(b *strings.Builder, format string, args []Word) (used int, stop bool) {
+	next := func() string {
+		if used < len(args) {
+			used++
+			return args[used-1].Value
+		}
+		return ""
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		switch {
+		case c == '\\' && i+1 < len(format):
+			if format[i+1] == 'c' {
+				return used, true
+			}
+			d, n := escape(format[i+1:], false)
+			if n == 0 {
+				b.WriteByte('\\')
+				continue
+			}
+			b.WriteString(d)
+			i += n
+		case c == '%' && i+1 < len(format):
+			j := i + 1
+			for j < len(format) && strings.IndexByte("-+ #0'.*123456789", format[j]) >= 0 {
+				if format[j] == '*' {
+					next()
+				}
+				j++
+			}
+			if j >= len(format) {
+				b.WriteString(format[i:])
+				return used, false
+			}
+			switch format[j] {
+			case '%':
+				b.WriteByte('%')
+			case 'b':
+				s, st := decodeEcho(next())
+				b.WriteString(s)
+				if st {
+					return used, true
+				}
+			case 'c':
+				if s := next(); s != "" {
+					b.WriteByte(s[0])
+				}
+			default:
+				b.WriteString(next())
+			}
+			i = j
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return used, false
+}

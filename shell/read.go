@@ -1,0 +1,503 @@
+package shell
+
+import (
+	"path"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Default bounds of Options (DESIGN.md principle 7: bounded work on
+// untrusted input).
+const (
+	DefaultMaxBytes    = 128 << 10
+	DefaultMaxDepth    = 8
+	DefaultMaxCommands = 4096
+	DefaultMaxNodes    = 200000
+)
+
+// parsers pools bash parsers: a Parser is reusable but not concurrent-safe.
+var parsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}}
+
+// Read parses src as bash (mvdan.cc/sh/v3/syntax, LangBash) and returns
+// every command that would execute, flattened in source order, with
+// wrappers unwrapped, quotes removed and the static expansions resolved
+// that opt allows (see [Word]). Bodies of sh -c, eval, trap, heredocs and
+// static text piped into a shell are re-parsed (Depth+1); xargs and find
+// -exec tails are emitted after the command that runs them.
+//
+// Empty or blank src yields an empty Script. Unparseable input (at any
+// depth) is a *SyntaxError; input beyond a bound of opt is a *LimitError.
+// Read is safe for concurrent use and never touches the file system.
+func Read(src string, opt Options) (*Script, error) {
+	opt = opt.withDefaults()
+	s := &Script{Source: src}
+	if len(src) > opt.MaxBytes {
+		return nil, &LimitError{Limit: "bytes", Max: opt.MaxBytes}
+	}
+	if strings.TrimSpace(src) == "" {
+		return s, nil
+	}
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	w := &walker{opt: opt, script: s, parser: p, cwd: opt.Cwd, active: map[string]bool{}}
+	w.out = &s.Commands
+	file, err := w.parse(src, 0)
+	if err != nil {
+		return nil, err
+	}
+	f := frame{src: src, scope: newScope(nil), piped: 1}
+	w.stmts(file.Stmts, f)
+	if w.err != nil {
+		return nil, w.err
+	}
+	return s, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Cwd == "" {
+		o.Cwd = "."
+	}
+	if o.User == "" && o.Home != "" {
+		o.User = path.Base(o.Home)
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxCommands <= 0 {
+		o.MaxCommands = DefaultMaxCommands
+	}
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = DefaultMaxNodes
+	}
+	return o
+}
+
+// walker holds the state of one Read.
+type walker struct {
+	opt    Options
+	script *Script
+	parser *syntax.Parser
+	// out is where emitted commands go: Script.Commands, or a Func's
+	// Calls while a definition is walked.
+	out *[]*Command
+	// cwd is the working directory at the current point of the walk; ""
+	// when unknown.
+	cwd    string
+	nodes  int
+	ncmds  int
+	parsed int
+	// active holds the functions whose bodies are being expanded
+	// (recursion guard).
+	active map[string]bool
+	err    error
+}
+
+// scope is what one shell process knows: its functions and whether the
+// script reassigned the variables the reader would otherwise resolve.
+type scope struct {
+	funcs                    map[string]funcDef
+	homeSet, userSet, pwdSet bool
+}
+
+type funcDef struct {
+	decl *syntax.FuncDecl
+	src  string
+}
+
+// newScope returns the scope of a new shell process; variable taint is
+// inherited from parent (an exported HOME reaches the child).
+func newScope(parent *scope) *scope {
+	s := &scope{funcs: map[string]funcDef{}}
+	if parent != nil {
+		s.homeSet, s.userSet, s.pwdSet = parent.homeSet, parent.userSet, parent.pwdSet
+	}
+	return s
+}
+
+// frame is the context the walk passes down to the commands it emits.
+type frame struct {
+	src        string
+	scope      *scope
+	depth      int
+	via        string
+	parent     *Command
+	background bool
+	privileged bool
+	fn         string
+	redirs     []Redirect
+	stdin      Stdin
+	pipeIdx    int
+	piped      int
+	// wrappers are pending wrapper names from a `time` clause.
+	wrappers []string
+	// define is set while a function definition is walked for Func.Calls:
+	// calls are then not expanded.
+	define bool
+}
+
+// nested returns the frame for commands reached through a substitution
+// or a re-parse: same shell attributes, fresh pipeline and redirects.
+func (f frame) nested(via string) frame {
+	return frame{
+		src:        f.src,
+		scope:      f.scope,
+		depth:      f.depth,
+		via:        via,
+		background: f.background,
+		privileged: f.privileged,
+		fn:         f.fn,
+		piped:      1,
+		define:     f.define,
+	}
+}
+
+func (w *walker) fail(err error) {
+	if w.err == nil {
+		w.err = err
+	}
+}
+
+// tick counts one syntax node against MaxNodes.
+func (w *walker) tick() bool {
+	if w.err != nil {
+		return false
+	}
+	w.nodes++
+	if w.nodes > w.opt.MaxNodes {
+		w.fail(&LimitError{Limit: "nodes", Max: w.opt.MaxNodes})
+		return false
+	}
+	return true
+}
+
+// parse parses one source at the given re-parse depth.
+func (w *walker) parse(src string, depth int) (*syntax.File, error) {
+	if depth > w.opt.MaxDepth {
+		return nil, &LimitError{Limit: "depth", Max: w.opt.MaxDepth}
+	}
+	w.parsed += len(src)
+	if len(src) > w.opt.MaxBytes || w.parsed > w.opt.MaxBytes*w.opt.MaxDepth {
+		return nil, &LimitError{Limit: "bytes", Max: w.opt.MaxBytes}
+	}
+	f, err := w.parser.Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, &SyntaxError{Depth: depth, Err: err}
+	}
+	return f, nil
+}
+
+// reparse parses body as a nested script and walks it in f (whose depth
+// is already the body's depth).
+func (w *walker) reparse(body string, f frame) {
+	if w.err != nil {
+		return
+	}
+	file, err := w.parse(body, f.depth)
+	if err != nil {
+		w.fail(err)
+		return
+	}
+	f.src = body
+	w.stmts(file.Stmts, f)
+}
+
+func (w *walker) emit(c *Command) {
+	w.ncmds++
+	if w.ncmds > w.opt.MaxCommands {
+		w.fail(&LimitError{Limit: "commands", Max: w.opt.MaxCommands})
+		return
+	}
+	*w.out = append(*w.out, c)
+}
+
+// stmts walks a list; it returns the last command of the last statement.
+func (w *walker) stmts(list []*syntax.Stmt, f frame) *Command {
+	var last *Command
+	for _, s := range list {
+		if w.err != nil {
+			return last
+		}
+		last = w.stmt(s, f)
+	}
+	return last
+}
+
+// sub is a command or process substitution waiting to be walked after the
+// command whose word holds it.
+type sub struct {
+	stmts []*syntax.Stmt
+	via   string
+}
+
+func (w *walker) subs(list []sub, f frame) {
+	for _, s := range list {
+		if w.err != nil {
+			return
+		}
+		saved := w.cwd
+		w.stmts(s.stmts, f.nested(s.via))
+		w.cwd = saved
+	}
+}
+
+func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
+	if !w.tick() {
+		return nil
+	}
+	outer := f
+	background := s.Background || s.Coprocess || s.Disown
+	if background {
+		f.background = true
+		saved := w.cwd
+		defer func() { w.cwd = saved }()
+	}
+	var subs []sub
+	own := w.redirects(s.Redirs, &f, &subs)
+	var last *Command
+	switch c := s.Cmd.(type) {
+	case nil:
+		if len(own) > 0 {
+			last = w.command(nil, f)
+			w.finish(last, own, f)
+			w.emit(last)
+		}
+		w.subs(subs, f)
+		return last
+	case *syntax.CallExpr:
+		return w.call(c, own, subs, f)
+	}
+	if len(own) > 0 {
+		f.redirs = append(append([]Redirect(nil), own...), f.redirs...)
+		if in, ok := stdinOf(own, w.cwd); ok {
+			f.stdin = in
+		}
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		last = w.binary(c, f)
+	case *syntax.Block:
+		last = w.stmts(c.Stmts, f)
+	case *syntax.Subshell:
+		saved := w.cwd
+		last = w.stmts(c.Stmts, f)
+		w.cwd = saved
+	case *syntax.IfClause:
+		last = w.ifClause(c, f)
+	case *syntax.WhileClause:
+		w.stmts(c.Cond, f)
+		last = w.stmts(c.Do, f)
+	case *syntax.ForClause:
+		var ls []sub
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			w.taint(l.Name.Value, f.scope)
+			for _, it := range l.Items {
+				w.word(it, &f, &ls, false)
+			}
+		case *syntax.CStyleLoop:
+			w.arith(l.Init, &f, &ls)
+			w.arith(l.Cond, &f, &ls)
+			w.arith(l.Post, &f, &ls)
+		}
+		w.subs(ls, outer)
+		last = w.stmts(c.Do, f)
+	case *syntax.CaseClause:
+		var ls []sub
+		w.word(c.Word, &f, &ls, false)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				w.word(p, &f, &ls, false)
+			}
+		}
+		w.subs(ls, outer)
+		for _, it := range c.Items {
+			last = w.stmts(it.Stmts, f)
+		}
+	case *syntax.FuncDecl:
+		w.funcDecl(c, f)
+	case *syntax.ArithmCmd:
+		var ls []sub
+		w.arith(c.X, &f, &ls)
+		w.subs(ls, outer)
+	case *syntax.TestClause:
+		var ls []sub
+		w.test(c.X, &f, &ls)
+		w.subs(ls, outer)
+	case *syntax.DeclClause:
+		last = w.decl(c, f)
+	case *syntax.LetClause:
+		last = w.let(c, f)
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			f.wrappers = append(append([]string(nil), f.wrappers...), "time")
+			last = w.stmt(c.Stmt, f)
+		}
+	case *syntax.CoprocClause:
+		f.background = true
+		saved := w.cwd
+		last = w.stmt(c.Stmt, f)
+		w.cwd = saved
+	case *syntax.TestDecl:
+		last = w.stmt(c.Body, f)
+	}
+	w.subs(subs, outer)
+	return last
+}
+
+func (w *walker) ifClause(c *syntax.IfClause, f frame) *Command {
+	var last *Command
+	for ; c != nil && w.err == nil; c = c.Else {
+		w.stmts(c.Cond, f)
+		last = w.stmts(c.Then, f)
+	}
+	return last
+}
+
+// binary walks && / || lists and pipelines.
+func (w *walker) binary(c *syntax.BinaryCmd, f frame) *Command {
+	switch c.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+		w.stmt(c.X, f)
+		return w.stmt(c.Y, f)
+	}
+	var parts []*syntax.Stmt
+	parts = pipeParts(c, parts)
+	var prev *Command
+	for i, p := range parts {
+		if w.err != nil {
+			return prev
+		}
+		pf := f
+		pf.pipeIdx, pf.piped = i, len(parts)
+		if i > 0 {
+			pf.stdin = Stdin{Kind: StdinPipe, From: prev}
+		}
+		saved := w.cwd
+		prev = w.stmt(p, pf)
+		w.cwd = saved
+	}
+	return prev
+}
+
+// pipeParts flattens a left-nested pipeline into its elements.
+func pipeParts(c *syntax.BinaryCmd, acc []*syntax.Stmt) []*syntax.Stmt {
+	if x, ok := c.X.Cmd.(*syntax.BinaryCmd); ok && isPipe(x.Op) && !c.X.Background && len(c.X.Redirs) == 0 && !c.X.Negated {
+		acc = pipeParts(x, acc)
+	} else {
+		acc = append(acc, c.X)
+	}
+	return append(acc, c.Y)
+}
+
+func isPipe(op syntax.BinCmdOperator) bool {
+	return op == syntax.Pipe || op == syntax.PipeAll
+}
+
+// funcDecl records a definition and walks its body once into Func.Calls.
+func (w *walker) funcDecl(c *syntax.FuncDecl, f frame) {
+	names := c.Names
+	if c.Name != nil {
+		names = []*syntax.Lit{c.Name}
+	}
+	if c.Body == nil {
+		return
+	}
+	for _, n := range names {
+		fn := &Func{Name: n.Value}
+		w.script.Funcs = append(w.script.Funcs, fn)
+		f.scope.funcs[n.Value] = funcDef{decl: c, src: f.src}
+		savedOut, savedCwd, wasActive := w.out, w.cwd, w.active[n.Value]
+		w.out = &fn.Calls
+		w.active[n.Value] = true
+		bf := f.nested("function " + n.Value)
+		bf.fn = n.Value
+		bf.define = true
+		w.stmt(c.Body, bf)
+		w.out, w.cwd, w.active[n.Value] = savedOut, savedCwd, wasActive
+	}
+}
+
+// callFunc expands the body of a called function after the call command.
+func (w *walker) callFunc(cmd *Command, name string, f frame) bool {
+	def, ok := f.scope.funcs[name]
+	if !ok || f.define {
+		return false
+	}
+	if w.active[name] {
+		return true
+	}
+	w.active[name] = true
+	bf := f
+	bf.src = def.src
+	bf.via = "function " + name
+	bf.fn = name
+	bf.wrappers = nil
+	bf.redirs = cmd.Redirects
+	bf.stdin = cmd.Stdin
+	bf.background = cmd.Background
+	w.stmt(def.decl.Body, bf)
+	delete(w.active, name)
+	return true
+}
+
+// decl emits declare/export/local/readonly/typeset as a command and walks
+// the substitutions of its values.
+func (w *walker) decl(c *syntax.DeclClause, f frame) *Command {
+	var subs []sub
+	args := []Word{{Raw: c.Variant.Value, Value: c.Variant.Value, Prefix: c.Variant.Value}}
+	for _, a := range c.Args {
+		if a.Name != nil {
+			w.taint(a.Name.Value, f.scope)
+		}
+		args = append(args, w.assignWord(a, &f, &subs))
+	}
+	cmd := w.command(args, f)
+	w.finish(cmd, nil, f)
+	w.emit(cmd)
+	w.subs(subs, f)
+	return cmd
+}
+
+// let emits a let builtin; its expressions are shown as written.
+func (w *walker) let(c *syntax.LetClause, f frame) *Command {
+	var subs []sub
+	args := []Word{{Raw: "let", Value: "let", Prefix: "let"}}
+	for _, x := range c.Exprs {
+		raw := rawText(f.src, x)
+		args = append(args, Word{Raw: raw, Value: raw, Prefix: raw})
+		w.arith(x, &f, &subs)
+	}
+	cmd := w.command(args, f)
+	w.finish(cmd, nil, f)
+	w.emit(cmd)
+	w.subs(subs, f)
+	return cmd
+}
+
+// taint records that the script assigns a variable the reader resolves:
+// from then on it is Dynamic.
+func (w *walker) taint(name string, s *scope) {
+	switch name {
+	case "HOME":
+		s.homeSet = true
+	case "USER", "LOGNAME":
+		s.userSet = true
+	case "PWD":
+		s.pwdSet = true
+	}
+}
+
+func rawText(src string, n syntax.Node) string {
+	a, b := int(n.Pos().Offset()), int(n.End().Offset())
+	if a < 0 || b > len(src) || a > b {
+		return ""
+	}
+	return src[a:b]
+}

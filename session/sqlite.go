@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -12,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
+	"modernc.org/sqlite"
 )
 
 // migrations are the schema steps; migration i moves PRAGMA user_version
@@ -103,14 +104,18 @@ func Open(path string, opts Options) (*SQLite, error) {
 
 	q := url.Values{}
 	q.Set("_busy_timeout", strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10))
-	q.Set("_journal_mode", "WAL")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate") // every write transaction is BEGIN IMMEDIATE
+	// With the persisted WAL (see persistWAL) a non-negative limit makes
+	// the last close truncate the -wal file to zero bytes, so the next
+	// open does not replay old frames; it also bounds the file at 1 MiB.
+	q.Set("_pragma", "journal_size_limit(1048576)")
 	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + q.Encode()
-	db, err := sql.Open("sqlite", dsn)
+	base, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return fail(err)
 	}
+	db := sql.OpenDB(persistWAL{base})
 	if err := migrate(db); err != nil {
 		db.Close()
 		return fail(err)
@@ -118,17 +123,49 @@ func Open(path string, opts Options) (*SQLite, error) {
 	return &SQLite{db: db, path: abs, opts: opts}, nil
 }
 
-// migrate brings the schema to len(migrations).
+// AppID is the PRAGMA application_id that marks a toolwall state file
+// ("twst"). Open refuses a database marked otherwise, and one holding
+// tables while unmarked, so a mistyped path never alters another
+// program's data.
+const AppID = 0x74777374
+
+// migrate checks the file is a toolwall state file, puts it in WAL mode
+// and brings its schema to len(migrations). It changes nothing in a file
+// that is not a toolwall state file.
 func migrate(db *sql.DB) error {
-	var v int
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
-		return err
-	}
-	if v == len(migrations) {
+	var (
+		v, app, objects int
+		mode            string
+	)
+	check := func(q interface {
+		QueryRow(string, ...any) *sql.Row
+	}) error {
+		// One statement, so one snapshot: a process creating the file
+		// sets application_id and the tables in one transaction.
+		if err := q.QueryRow(`SELECT user_version, application_id, journal_mode,
+			(SELECT count(*) FROM sqlite_schema)
+			FROM pragma_user_version, pragma_application_id, pragma_journal_mode`).Scan(&v, &app, &mode, &objects); err != nil {
+			return err
+		}
+		switch {
+		case app == 0 && objects > 0:
+			return errors.New("not a toolwall state file (a database with other tables)")
+		case app != AppID && app != 0:
+			return fmt.Errorf("not a toolwall state file (application_id %#x)", app)
+		case v > len(migrations):
+			return fmt.Errorf("schema version %d is newer than this toolwall's %d", v, len(migrations))
+		}
 		return nil
 	}
-	if v > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this toolwall's %d", v, len(migrations))
+	if err := check(db); err != nil {
+		return err
+	}
+	if v == len(migrations) && app == AppID && mode == "wal" {
+		return nil
+	}
+	// Outside a transaction, as SQLite requires; persistent in the file.
+	if _, err := db.Exec(`PRAGMA journal_mode = WAL`); err != nil {
+		return err
 	}
 	tx, err := db.Begin()
 	if err != nil {
@@ -136,11 +173,13 @@ func migrate(db *sql.DB) error {
 	}
 	defer tx.Rollback()
 	// Another process may have migrated while we waited for the lock.
-	if err := tx.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+	if err := check(tx); err != nil {
 		return err
 	}
-	if v > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this toolwall's %d", v, len(migrations))
+	if app == 0 {
+		if _, err := tx.Exec(`PRAGMA application_id = ` + strconv.Itoa(AppID)); err != nil {
+			return err
+		}
 	}
 	for _, m := range migrations[v:] {
 		for _, stmt := range m {
@@ -153,6 +192,26 @@ func migrate(db *sql.DB) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// persistWAL opens connections that keep the -wal file when they close
+// (SQLITE_FCNTL_PERSIST_WAL). Deleting it on every close and creating it
+// again on the next open cost each hook process a few milliseconds.
+type persistWAL struct{ driver.Connector }
+
+// Connect opens a connection and sets its persist-WAL flag.
+func (c persistWAL) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if fc, ok := conn.(sqlite.FileControl); ok {
+		if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
+	return conn, nil
 }
 
 // Path returns the absolute path of the state file.

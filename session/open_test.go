@@ -1,0 +1,289 @@
+package session_test
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toolwall/toolwall/session"
+)
+
+// openCase is one line of testdata/open.tsv.
+type openCase struct {
+	setup, expect, note string
+}
+
+func readOpenCases(t *testing.T) []openCase {
+	t.Helper()
+	f, err := os.Open("testdata/open.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []openCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 {
+			t.Fatalf("open.tsv: want 3 columns: %q", line)
+		}
+		cases = append(cases, openCase{cols[0], cols[1], cols[2]})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// openSetup prepares a state path under dir as setup says and returns it.
+func openSetup(t *testing.T, dir, setup string) string {
+	t.Helper()
+	path := filepath.Join(dir, "state", "state.db")
+	write := func(b []byte) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sqlite := func(stmts ...string) {
+		write(nil)
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, s := range stmts {
+			if _, err := db.Exec(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	name, arg, _ := strings.Cut(setup, " ")
+	switch name {
+	case "missing":
+	case "empty-file":
+		write(nil)
+	case "current":
+		st, err := session.Open(path, session.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.AdvanceTurn(context.Background(), "s"); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+	case "garbage":
+		n, err := strconv.Atoi(arg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, n)
+		rnd := rand.NewChaCha8([32]byte{1})
+		rnd.Read(b)
+		write(b)
+	case "text":
+		write([]byte("this is not a database\n"))
+	case "bad-header":
+		b := make([]byte, 8192)
+		for i := range b {
+			b[i] = byte(i*7 + 3)
+		}
+		copy(b, "SQLite format 3\x00")
+		write(b)
+	case "directory":
+		if err := os.MkdirAll(path, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	case "parent-is-file":
+		if err := os.WriteFile(filepath.Join(dir, "state"), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	case "unwritable-dir":
+		if os.Geteuid() == 0 {
+			t.Skip("root writes anywhere; see the proc case")
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o500); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(filepath.Dir(path), 0o700) })
+	case "proc":
+		if _, err := os.Stat("/proc/self"); err != nil {
+			t.Skip("no /proc")
+		}
+		return "/proc/self/toolwall/state.db"
+	case "foreign-db":
+		sqlite(`CREATE TABLE notes (body TEXT)`, `INSERT INTO notes VALUES ('keep me')`)
+	case "other-app-id":
+		sqlite(`PRAGMA application_id = 42`)
+	case "newer-schema":
+		st, err := session.Open(path, session.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		sqlite(`PRAGMA user_version = 99`)
+	case "empty-path":
+		return ""
+	default:
+		t.Fatalf("unknown setup %q", setup)
+	}
+	return path
+}
+
+// TestOpen checks which state files open and that the rest fail with an
+// *OpenError matching ErrUnavailable, and that an opened store works.
+func TestOpen(t *testing.T) {
+	for _, c := range readOpenCases(t) {
+		t.Run(c.setup, func(t *testing.T) {
+			path := openSetup(t, t.TempDir(), c.setup)
+			before, _ := os.ReadFile(path)
+			st, err := session.Open(path, session.Options{})
+			switch c.expect {
+			case "ok":
+				if err != nil {
+					t.Fatalf("Open: %v (%s)", err, c.note)
+				}
+				defer st.Close()
+				ctx := context.Background()
+				if err := st.Append(ctx, "s", session.Record{Tool: "Bash", Summary: "ls"}); err != nil {
+					t.Fatalf("Append: %v", err)
+				}
+				if h, err := st.History(ctx, "s", session.Window{}); err != nil || len(h) == 0 {
+					t.Fatalf("History = %v, %v", h, err)
+				}
+			case "unavailable":
+				if err == nil {
+					st.Close()
+					t.Fatalf("Open succeeded; want ErrUnavailable (%s)", c.note)
+				}
+				var oe *session.OpenError
+				if !errors.Is(err, session.ErrUnavailable) || !errors.As(err, &oe) || oe.Path != path {
+					t.Fatalf("Open error %v (%T); want an *OpenError for %q matching ErrUnavailable", err, err, path)
+				}
+				if after, _ := os.ReadFile(path); string(after) != string(before) {
+					t.Errorf("a failed Open changed the file")
+				}
+				t.Logf("%s: %v", c.setup, err)
+			default:
+				t.Fatalf("open.tsv: unknown expectation %q", c.expect)
+			}
+		})
+	}
+}
+
+// TestOpenCreates checks first use: parent directories 0700, file 0600,
+// WAL mode.
+func TestOpenCreates(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	path := filepath.Join(dir, "state.db")
+	st, err := session.Open(path, session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AdvanceTurn(context.Background(), "s"); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	for p, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, filepath.Dir(dir): 0o700 | os.ModeDir, path: 0o600} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode() & (os.ModePerm | os.ModeDir); got != want {
+			t.Errorf("%s: mode %v, want %v", p, got, want)
+		}
+	}
+	// WAL mode persists in the file header: bytes 18 and 19 are 2.
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 20 || b[18] != 2 || b[19] != 2 {
+		t.Errorf("state file not in WAL mode (header bytes 18-19 %v, err %v)", b[18:20], err)
+	}
+}
+
+// TestCorruptPages garbles the pages after the header of a working store:
+// every operation then either works or fails with ErrUnavailable, none
+// panics, and reading the history fails.
+func TestCorruptPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	st, err := session.Open(path, session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for i := range 30 {
+		if err := st.Append(ctx, "s", benchRecord(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 3*4096 {
+		t.Fatalf("state file of %d bytes: %v", len(b), err)
+	}
+	rnd := rand.NewChaCha8([32]byte{2})
+	rnd.Read(b[4096:])
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err = session.Open(path, session.Options{})
+	if err != nil {
+		if !errors.Is(err, session.ErrUnavailable) {
+			t.Fatalf("Open error %v does not match ErrUnavailable", err)
+		}
+		return
+	}
+	defer st.Close()
+	_, herr := st.History(ctx, "s", session.Window{})
+	if herr == nil {
+		t.Error("History on garbled pages succeeded")
+	}
+	errs := []error{herr, st.Append(ctx, "s", benchRecord(0))}
+	_, err = st.AdvanceTurn(ctx, "s")
+	errs = append(errs, err)
+	_, err = st.Refusals(ctx, "s", "k", session.Window{})
+	errs = append(errs, err)
+	_, err = st.Prune(ctx, 0)
+	errs = append(errs, err)
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, session.ErrUnavailable) {
+			t.Errorf("operation %d: error %v does not match ErrUnavailable", i, err)
+		}
+	}
+}
+
+// TestDefaultPath checks the lookup order: $TOOLWALL_STATE, then an
+// absolute $XDG_STATE_HOME, then ~/.local/state.
+func TestDefaultPath(t *testing.T) {
+	for _, c := range []struct{ state, xdg, home, want string }{
+		{"/s/state.db", "/x", "/h", "/s/state.db"},
+		{"", "/x", "/h", "/x/toolwall/state.db"},
+		{"", "relative", "/h", "/h/.local/state/toolwall/state.db"},
+		{"", "", "/h", "/h/.local/state/toolwall/state.db"},
+	} {
+		t.Setenv(session.EnvState, c.state)
+		t.Setenv("XDG_STATE_HOME", c.xdg)
+		t.Setenv("HOME", c.home)
+		if got, err := session.DefaultPath(); got != c.want || err != nil {
+			t.Errorf("DefaultPath with %+v = %q, %v; want %q", c, got, err, c.want)
+		}
+	}
+	t.Setenv(session.EnvState, "")
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "")
+	if got, err := session.DefaultPath(); err == nil {
+		t.Errorf("DefaultPath with nothing set = %q, want an error", got)
+	}
+}

@@ -1,0 +1,13 @@
+// Package gate is toolwall's one decision point (DESIGN.md principle 6).
+// A [Gate] reads a tool call (for Bash, through the shell reader), runs
+// the analyzers that watch the call's tool, fuses their findings into one
+// [toolwall.Verdict], and implements [toolwall.Shield]. Every driver — the
+// CLI, the Claude Code hook, the pipeline middleware — calls a Gate and
+// holds no rules of its own.
+//
+// Fusion: the verdict's score is the highest finding score; its band comes
+// from the thresholds (seed 000); its action is the stricter of the band's
+// action and every finding's action floor (deny beats ask beats warn beats
+// allow). A panic or internal error inside analysis becomes a deny with a
+// clear reason (principle 7: fail closed inside).
+package gate

@@ -1,0 +1,313 @@
+package gate
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/chain"
+	"github.com/toolwall/toolwall/session"
+	"github.com/toolwall/toolwall/shell"
+)
+
+// Options configure a Gate. The zero value is usable: no analyzers, default
+// thresholds, default shell limits, slog.Default for logs.
+type Options struct {
+	// Analyzers run on every call whose tool they list.
+	Analyzers []*analysis.Analyzer
+	// Thresholds set the warn and block edges; the zero value means
+	// toolwall.DefaultThresholds. Build it with toolwall.NewThresholds.
+	Thresholds toolwall.Thresholds
+	// Disabled lists rule ids whose findings are dropped (a noisy rule is
+	// switched off, not the analyzer).
+	Disabled []string
+	// Shell sets the reader's limits (size, depth, commands, nodes); Cwd,
+	// Home and User are filled from each call.
+	Shell shell.Options
+	// Logger receives internal errors; nil means slog.Default().
+	Logger *slog.Logger
+	// Store, when set, gives the gate session memory: executed calls are
+	// recorded, chain rules look back over them, and repeated refusals
+	// raise risk. Calls without a session id get no memory.
+	Store session.Store
+	// StoreErr, when set, says why session memory is unavailable; every
+	// verdict then carries the note "chain memory off: …" (single-call
+	// analysis still works).
+	StoreErr error
+	// Window bounds the history chain rules see (default 20 calls, 3
+	// turns: seeds 000 and 003).
+	Window session.Window
+	// Chains are the chain rules; nil means chain.Rules.
+	Chains []chain.Rule
+}
+
+// Gate decides on tool calls. It is safe for concurrent use.
+type Gate struct {
+	analyzers  []*analysis.Analyzer
+	byTool     map[string][]*analysis.Analyzer
+	thresholds toolwall.Thresholds
+	disabled   map[string]bool
+	shellOpts  shell.Options
+	log        *slog.Logger
+	watched    []string
+	store      session.Store
+	storeNote  string
+	window     session.Window
+	chains     []chain.Rule
+}
+
+// New returns a Gate for opts.
+func New(opts Options) *Gate {
+	g := &Gate{
+		analyzers:  slices.Clone(opts.Analyzers),
+		byTool:     map[string][]*analysis.Analyzer{},
+		thresholds: opts.Thresholds,
+		disabled:   map[string]bool{},
+		shellOpts:  opts.Shell,
+		log:        opts.Logger,
+		store:      opts.Store,
+		window:     opts.Window,
+		chains:     opts.Chains,
+	}
+	if opts.StoreErr != nil {
+		g.storeNote = "chain memory off: " + opts.StoreErr.Error()
+	}
+	if g.chains == nil {
+		g.chains = chain.Rules
+	}
+	if g.thresholds == (toolwall.Thresholds{}) {
+		g.thresholds = toolwall.DefaultThresholds()
+	}
+	if g.log == nil {
+		g.log = slog.Default()
+	}
+	for _, id := range opts.Disabled {
+		g.disabled[id] = true
+	}
+	for _, a := range g.analyzers {
+		for _, t := range a.Tools {
+			g.byTool[t] = append(g.byTool[t], a)
+		}
+	}
+	for t := range g.byTool {
+		g.watched = append(g.watched, t)
+	}
+	slices.Sort(g.watched)
+	return g
+}
+
+// Thresholds returns the thresholds in force.
+func (g *Gate) Thresholds() toolwall.Thresholds { return g.thresholds }
+
+// WatchedTools lists the tools some analyzer looks at, sorted.
+func (g *Gate) WatchedTools() []string { return slices.Clone(g.watched) }
+
+// Normalize fills a call's defaults the way the gate reads it: Cwd falls
+// back to Project, then "/"; Project falls back to Cwd; all three paths are
+// cleaned; Context defaults to user. Drivers may call it to show what the
+// gate will see.
+func Normalize(c toolwall.Call) toolwall.Call {
+	clean := func(p string) string {
+		if p == "" {
+			return ""
+		}
+		return path.Clean(p)
+	}
+	c.Cwd, c.Project, c.Home = clean(c.Cwd), clean(c.Project), clean(c.Home)
+	if c.Cwd == "" {
+		c.Cwd = c.Project
+	}
+	if c.Cwd == "" {
+		c.Cwd = "/"
+	}
+	if c.Project == "" {
+		c.Project = c.Cwd
+	}
+	if c.Context == "" {
+		c.Context = toolwall.UserContext
+	}
+	return c
+}
+
+// Evaluate decides on call. It never panics: an internal failure becomes a
+// deny whose reason says so.
+func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Verdict) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.log.Error("toolwall: panic in evaluation", "tool", call.Tool, "panic", r)
+			v = g.fuse([]toolwall.Finding{internalFinding(fmt.Sprint(r))}, nil, nil)
+		}
+	}()
+	call = Normalize(call)
+	findings, effects, script := g.analyze(ctx, call)
+	var notes []string
+	if g.storeNote != "" {
+		notes = append(notes, g.storeNote)
+	}
+	if g.store != nil && call.Session != "" {
+		more, err := g.recall(ctx, call.Session, findings, effects)
+		if err != nil {
+			g.log.Warn("toolwall: session memory unavailable for this call", "session", call.Session, "err", err)
+			notes = append(notes, "chain memory off: "+err.Error())
+		}
+		findings = append(findings, more...)
+	}
+	v = g.fuse(findings, effects, script)
+	v.Notes = notes
+	if g.store != nil && call.Session != "" && v.Action == toolwall.Deny {
+		g.noteRefusals(ctx, call.Session, v)
+	}
+	return v
+}
+
+// analyze runs the single-call analysis: the shell reading of a Bash call
+// and every analyzer watching the tool.
+func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
+	in := &analysis.Input{Call: call}
+	if call.Tool == toolwall.ToolBash {
+		script, f := g.read(call)
+		if f != nil {
+			return []toolwall.Finding{*f}, nil, nil
+		}
+		in.Script = script
+	}
+	rep := &analysis.Report{}
+	var findings []toolwall.Finding
+	for _, a := range g.byTool[call.Tool] {
+		if err := ctx.Err(); err != nil {
+			findings = append(findings, toolwall.Finding{
+				Analyzer: "gate", Rule: "gate.cancelled", Category: "internal",
+				Score: 0.95, Action: toolwall.Deny,
+				Reason: "The check of this tool call was cancelled before it finished, so the call is refused. Retry the call.",
+			})
+			break
+		}
+		g.run(ctx, a, in, rep)
+	}
+	findings = append(findings, rep.Findings...)
+	g.markScripts(ctx, call, rep.Effects)
+	return findings, rep.Effects, in.Script
+}
+
+// run calls one analyzer, turning a panic into a deny finding.
+func (g *Gate) run(ctx context.Context, a *analysis.Analyzer, in *analysis.Input, rep *analysis.Report) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.log.Error("toolwall: analyzer panicked", "analyzer", a.Name, "tool", in.Call.Tool, "panic", r)
+			rep.For(a.Name).Add(internalFinding(fmt.Sprintf("analyzer %s: %v", a.Name, r)))
+		}
+	}()
+	a.Run(ctx, in, rep.For(a.Name))
+}
+
+func internalFinding(detail string) toolwall.Finding {
+	return toolwall.Finding{
+		Analyzer: "gate", Rule: "gate.internal-error", Category: "internal",
+		Score: 0.95, Action: toolwall.Deny,
+		Reason: "toolwall hit an internal error while checking this tool call (" + detail + "), so the call is refused rather than let through unchecked. Retry with a simpler command, or ask the user to run it.",
+	}
+}
+
+// read parses a Bash call. A malformed input, a syntax error or a limit
+// breach comes back as the single finding that decides the call.
+func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
+	cmd, ok := call.Command()
+	if !ok {
+		return nil, &toolwall.Finding{
+			Analyzer: "gate", Rule: "input.malformed", Category: "input",
+			Score: 0.95, Action: toolwall.Deny,
+			Reason: `The Bash tool call has no string "command" field, so toolwall cannot tell what it would run; it is refused. Send the command as {"command": "..."}.`,
+		}
+	}
+	opts := g.shellOpts
+	opts.Cwd, opts.Home = call.Cwd, call.Home
+	script, err := shell.Read(cmd, opts)
+	var lim *shell.LimitError
+	var syn *shell.SyntaxError
+	switch {
+	case errors.As(err, &lim):
+		return nil, &toolwall.Finding{
+			Analyzer: "shell", Rule: "shell.limit", Category: "input",
+			Score: 0.95, Action: toolwall.Deny,
+			Reason: fmt.Sprintf("The command was refused because it is too large or too deeply nested to check (%v). Split it into smaller commands or write it to a script file you can show the user.", err),
+		}
+	case errors.As(err, &syn):
+		return nil, &toolwall.Finding{
+			Analyzer: "shell", Rule: "shell.parse-error", Category: "input",
+			Score: 0.6, Action: toolwall.Ask,
+			Reason: fmt.Sprintf("The command does not parse as shell (%v), so toolwall cannot see what it would run; a human has to look. Fix the quoting or syntax and retry.", syn.Err),
+		}
+	case err != nil:
+		return nil, &toolwall.Finding{
+			Analyzer: "shell", Rule: "gate.internal-error", Category: "internal",
+			Score: 0.95, Action: toolwall.Deny,
+			Reason: fmt.Sprintf("toolwall could not read the command (%v), so it is refused rather than let through unchecked.", err),
+		}
+	}
+	return script, nil
+}
+
+// fuse turns findings into a verdict: disabled rules dropped, strongest
+// first, score = max, action = stricter of band action and floors.
+func (g *Gate) fuse(findings []toolwall.Finding, effects []toolwall.Effect, script *shell.Script) toolwall.Verdict {
+	var v toolwall.Verdict
+	for _, f := range findings {
+		if g.disabled[f.Rule] {
+			continue
+		}
+		v.Findings = append(v.Findings, f)
+	}
+	slices.SortStableFunc(v.Findings, func(a, b toolwall.Finding) int {
+		if c := cmp.Compare(b.Action, a.Action); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Score, a.Score)
+	})
+	floor := toolwall.Allow
+	for _, f := range v.Findings {
+		v.Score = max(v.Score, min(1, max(0, f.Score)))
+		floor = toolwall.Stricter(floor, f.Action)
+	}
+	v.Band = g.thresholds.Band(v.Score)
+	v.Action = toolwall.Stricter(v.Band.Action(), floor)
+	v.Reason = reason(v)
+	v.Effects = effects
+	if script != nil {
+		for _, c := range script.Commands {
+			v.Commands = append(v.Commands, c.String())
+		}
+	}
+	return v
+}
+
+// reason joins the reasons of the findings that decided the action, at
+// most three, strongest first.
+func reason(v toolwall.Verdict) string {
+	if v.Action == toolwall.Allow {
+		return ""
+	}
+	var parts []string
+	for _, f := range v.Findings {
+		if f.Reason == "" || slices.Contains(parts, f.Reason) {
+			continue
+		}
+		if f.Action < v.Action && len(parts) > 0 {
+			break
+		}
+		parts = append(parts, f.Reason)
+		if len(parts) == 3 {
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("risk score %.2f is in the %s band", v.Score, v.Band)
+	}
+	return strings.Join(parts, " Also: ")
+}

@@ -1,0 +1,443 @@
+package secrets
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolwall/toolwall/paths"
+)
+
+// Class is the kind of secret or protected file a path names. The zero
+// value is None. Classes above AuthFile are secrets: reading one is asked
+// ([Class.Secret]).
+type Class uint8
+
+// The classes, from least to most sensitive.
+const (
+	// None: an ordinary path.
+	None Class = iota
+	// AuthFile: a file that decides who may log in or act as whom, but
+	// holds no secret itself: ~/.ssh/config, authorized_keys, known_hosts,
+	// *.pub, /etc/passwd, /etc/group, /etc/pam.d/**, /etc/ssh/** (other
+	// than host private keys). Reading is fine; destroying it is not.
+	AuthFile
+	// ProjectSecret: a secret kept next to code: .env and .env.* (except
+	// .example, .sample, .template, .dist), *.env, credentials.json,
+	// client_secret*.json, .htpasswd.
+	ProjectSecret
+	// PrivateKey: a private key or key container: ~/.ssh/id_* and any
+	// other non-public file in a .ssh directory, *.pem and *.key (except
+	// certificate-like names), *.p12, *.pfx, *.jks, *.keystore, *.ppk,
+	// ~/.gnupg/private-keys*, /etc/ssh/ssh_host_*_key, /etc/ssl/private.
+	PrivateKey
+	// Credential: a cloud, cluster, registry or package credential store:
+	// ~/.aws/**, ~/.azure/**, ~/.config/gcloud/**, ~/.kube/config,
+	// ~/.docker/config.json, ~/.config/gh/hosts.yml,
+	// ~/.terraform.d/credentials.tfrc.json, .netrc, .git-credentials,
+	// .npmrc, .pypirc, .pgpass, ~/.password-store/**, ~/Library/Keychains,
+	// /proc/*/environ, and the like.
+	Credential
+	// SystemSecret: the system's password and privilege databases:
+	// /etc/shadow, /etc/gshadow, /etc/sudoers, /etc/sudoers.d/**,
+	// /etc/master.passwd (and their "-" backups).
+	SystemSecret
+)
+
+var classNames = [...]string{"ordinary file", "authentication file", "project secret", "private key", "credential store", "system secret"}
+
+// String returns a short English name for messages ("private key").
+func (c Class) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return "unknown class"
+}
+
+// Secret reports whether reading a file of this class puts a secret in the
+// agent's context: ProjectSecret, PrivateKey, Credential or SystemSecret.
+func (c Class) Secret() bool { return c >= ProjectSecret }
+
+// place is what classify learns of a path: its class, and where the
+// login-protecting directory it sits in (a .ssh or .gnupg directory, /etc)
+// is, so that Protected can tell a user's keys from a test fixture.
+type place struct {
+	class Class
+	// anchor is the absolute parent of the .ssh or .gnupg component, or
+	// "/" for system files under /etc; "" when the path is not in one.
+	anchor string
+	// keyDir is set when the path is the .ssh or .gnupg directory itself
+	// or a directory above the files that matter.
+	keyDir bool
+}
+
+// Classify returns the class of absPath: an absolute, cleaned path (a
+// relative or partial path, as left by a dynamic shell word, is matched
+// by its components only). Matching is by path components anywhere in the
+// path, not only under home, so another user's ~/.ssh or /root/.ssh is a
+// key directory too; it ignores case (macOS file systems do) and looks
+// through a leading /private (macOS's /etc). A path holding shell glob
+// characters is classified by the secret names it could match. A
+// directory that holds a class (~/.ssh, ~/.aws, ~/.config/gcloud) has
+// that class. home and project are accepted for symmetry with
+// [Protected]; Classify itself does not need them.
+func Classify(absPath, home, project string) Class {
+	return classify(absPath).class
+}
+
+// Protected reports whether deleting, truncating or overwriting absPath
+// is irreversible or locks someone out: any file of class AuthFile or
+// SystemSecret, and anything in a .ssh or .gnupg directory (the directory
+// included) unless that directory lies inside project and is not home's
+// own (a test fixture). home and project are absolute and clean; either
+// may be empty.
+func Protected(absPath, home, project string) bool {
+	p := classify(absPath)
+	if p.anchor == "" {
+		return p.class == AuthFile || p.class == SystemSecret
+	}
+	home, project = strings.ToLower(home), strings.ToLower(project)
+	if p.anchor != "/" && project != "" && p.anchor != home && paths.Under(p.anchor, project) {
+		return false
+	}
+	return true
+}
+
+// Holds reports whether the directory tree at absDir holds well-known
+// secrets: it is a secret location itself, or it contains home's .ssh
+// directory or /etc/shadow (so "/", "/home", home and /etc hold secrets).
+// A glob that matches dot-directories (~/.*) stands for its directory.
+// A tar or rsync of such a tree copies those secrets.
+func Holds(absDir, home string) bool {
+	d := strings.ToLower(path.Clean(absDir))
+	home = strings.ToLower(home)
+	if base := path.Base(d); hasGlob(base) && (matchName(base, ".ssh", false) || matchName(base, ".aws", false)) {
+		// ~/.* names ~/.ssh among others.
+		d = path.Dir(d)
+	}
+	if classify(d).class.Secret() {
+		return true
+	}
+	if !strings.HasPrefix(d, "/") {
+		return false
+	}
+	if home != "" && paths.Under(home+"/.ssh", d) {
+		return true
+	}
+	return paths.Under("/etc/shadow", d)
+}
+
+// AppendTarget reports whether appending to absPath grants access: it is
+// an authorized_keys file, or one of /etc/passwd, /etc/shadow, /etc/group,
+// /etc/gshadow, /etc/sudoers*, /etc/master.passwd or a file in
+// /etc/pam.d. ~/.ssh/config and known_hosts are not: appending a Host
+// entry is ordinary work.
+func AppendTarget(absPath string) bool {
+	p := strings.ToLower(systemPath(path.Clean(absPath)))
+	base := path.Base(p)
+	if strings.HasPrefix(base, "authorized_keys") {
+		return true
+	}
+	switch p {
+	case "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers":
+		return true
+	}
+	return strings.HasPrefix(p, "/etc/sudoers.d/") || strings.HasPrefix(p, "/etc/pam.d/")
+}
+
+// systemPath strips macOS's /private prefix from /private/etc paths.
+func systemPath(p string) string {
+	if strings.HasPrefix(p, "/private/etc/") || p == "/private/etc" {
+		return p[len("/private"):]
+	}
+	return p
+}
+
+// classify does the work of Classify and Protected.
+func classify(p string) place {
+	if p == "" {
+		return place{}
+	}
+	p = strings.ToLower(systemPath(path.Clean(p)))
+	if pl, ok := classifyEtc(p); ok {
+		return pl
+	}
+	if strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" {
+		// A process's environment: where tokens are passed.
+		return place{class: Credential}
+	}
+	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	// Directory components, innermost first: the nearest one decides.
+	for i := len(comps) - 1; i >= 0; i-- {
+		rest := comps[i+1:]
+		c := comps[i]
+		if pl, ok := classifyDir(c, rest, comps[:i], strings.HasPrefix(p, "/")); ok {
+			return pl
+		}
+	}
+	return place{class: classifyBase(comps[len(comps)-1])}
+}
+
+// classifyEtc classifies system files under /etc.
+func classifyEtc(p string) (place, bool) {
+	if !strings.HasPrefix(p, "/etc/") {
+		return place{}, false
+	}
+	sys := func(c Class) (place, bool) { return place{class: c, anchor: "/"}, true }
+	switch p {
+	case "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
+		"/etc/master.passwd", "/etc/sudoers", "/etc/security/opasswd", "/etc/spwd.db":
+		return sys(SystemSecret)
+	case "/etc/passwd", "/etc/passwd-", "/etc/group", "/etc/group-":
+		return sys(AuthFile)
+	case "/etc/sudoers.d":
+		return place{class: SystemSecret, anchor: "/", keyDir: true}, true
+	case "/etc/pam.d", "/etc/ssh":
+		return place{class: AuthFile, anchor: "/", keyDir: true}, true
+	case "/etc/ssl/private":
+		return place{class: PrivateKey, anchor: "/", keyDir: true}, true
+	}
+	switch {
+	case strings.HasPrefix(p, "/etc/sudoers.d/"):
+		return sys(SystemSecret)
+	case strings.HasPrefix(p, "/etc/pam.d/"):
+		return sys(AuthFile)
+	case strings.HasPrefix(p, "/etc/ssl/private/"):
+		return sys(PrivateKey)
+	case strings.HasPrefix(p, "/etc/ssh/"):
+		base := path.Base(p)
+		if !strings.HasSuffix(base, ".pub") && (strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key") || matchName(base, "ssh_host_rsa_key", true)) {
+			return sys(PrivateKey)
+		}
+		return sys(AuthFile)
+	}
+	return place{}, false
+}
+
+// sshPublic are the names in a .ssh directory that hold no secret.
+var sshPublic = map[string]bool{
+	"config": true, "known_hosts": true, "known_hosts.old": true,
+	"authorized_keys": true, "authorized_keys2": true, "environment": true, "rc": true,
+}
+
+// sshKeyNames are candidate private key names a glob in .ssh may match.
+var sshKeyNames = []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_ed25519_sk", "id_ecdsa_sk", "identity"}
+
+// credentialDirs are directories whose whole content is credentials,
+// named by their path relative to the directory that holds them.
+var credentialDirs = []string{
+	".aws", ".azure", ".config/gcloud", ".config/gh", ".config/hub", ".config/doctl",
+	".password-store", ".terraform.d", ".local/share/keyrings", ".config/rclone",
+	".oci", ".docker", ".kube", "library/keychains",
+}
+
+// credentialFiles are credential files named by their path relative to the
+// directory that holds them.
+var credentialFiles = []string{
+	".netrc", "_netrc", ".git-credentials", ".config/git/credentials",
+	".npmrc", ".yarnrc.yml", ".pypirc", ".pgpass", ".my.cnf", ".vault-token", ".s3cfg", ".boto",
+	".databrickscfg", ".dockercfg", ".gem/credentials", ".cargo/credentials",
+	".cargo/credentials.toml", ".huggingface/token", ".cache/huggingface/token",
+	".m2/settings-security.xml", ".config/op/config",
+}
+
+// credentialOnly narrows a credential directory to the files in it that
+// hold credentials; a directory not listed here is credentials throughout.
+var credentialOnly = map[string][]string{
+	".docker":        {"config.json"},
+	".kube":          {"config"},
+	".terraform.d":   {"credentials.tfrc.json"},
+	".config/gh":     {"hosts.yml"},
+	".config/rclone": {"rclone.conf"},
+}
+
+// classifyDir classifies a path whose component c (preceded by the
+// components before, followed by rest) may be a key or credential
+// directory.
+func classifyDir(c string, rest, before []string, abs bool) (place, bool) {
+	anchor := func() string {
+		a := "/" + strings.Join(before, "/")
+		if !abs {
+			a = strings.TrimPrefix(a, "/")
+			if a == "" {
+				a = "."
+			}
+		}
+		return a
+	}
+	switch {
+	case matchName(c, ".ssh", true):
+		if len(rest) == 0 {
+			return place{class: PrivateKey, anchor: anchor(), keyDir: true}, true
+		}
+		base := rest[len(rest)-1]
+		if len(rest) > 1 && rest[0] == "config.d" || sshPublic[base] || strings.HasSuffix(base, ".pub") {
+			return place{class: AuthFile, anchor: anchor()}, true
+		}
+		if hasGlob(base) {
+			for _, k := range sshKeyNames {
+				if matchName(base, k, false) {
+					return place{class: PrivateKey, anchor: anchor()}, true
+				}
+			}
+			return place{class: AuthFile, anchor: anchor()}, true
+		}
+		return place{class: PrivateKey, anchor: anchor()}, true
+	case matchName(c, ".gnupg", true):
+		if len(rest) == 0 {
+			return place{class: PrivateKey, anchor: anchor(), keyDir: true}, true
+		}
+		if matchName(rest[0], "private-keys-v1.d", false) || matchName(rest[0], "secring.gpg", false) {
+			return place{class: PrivateKey, anchor: anchor()}, true
+		}
+		return place{class: AuthFile, anchor: anchor()}, true
+	}
+	// Credential directories and files, matched on the components from c on.
+	tail := append([]string{c}, rest...)
+	for _, d := range credentialDirs {
+		dc := strings.Split(d, "/")
+		if !matchPrefix(tail, dc) {
+			continue
+		}
+		if len(tail) == len(dc) {
+			return place{class: Credential, keyDir: true}, true
+		}
+		only, ok := credentialOnly[d]
+		if !ok {
+			return place{class: Credential}, true
+		}
+		for _, f := range only {
+			if len(tail) == len(dc)+1 && matchName(tail[len(dc)], f, false) {
+				return place{class: Credential}, true
+			}
+		}
+		return place{}, true
+	}
+	for _, f := range credentialFiles {
+		fc := strings.Split(f, "/")
+		if len(tail) == len(fc) && matchPrefix(tail, fc) {
+			return place{class: Credential}, true
+		}
+	}
+	return place{}, false
+}
+
+// matchPrefix reports whether the components comps start with want,
+// globs in comps matching the names they could expand to when they hold a
+// literal letter ("*" alone is not taken to name ~/.aws).
+func matchPrefix(comps, want []string) bool {
+	if len(comps) < len(want) {
+		return false
+	}
+	for i, w := range want {
+		if !matchName(comps[i], w, true) {
+			return false
+		}
+	}
+	return true
+}
+
+// envExempt are .env suffixes that name templates, not secrets.
+var envExempt = map[string]bool{"example": true, "sample": true, "template": true, "dist": true, "defaults": true, "tmpl": true}
+
+// certWords mark a .pem or .key file as a certificate or public key.
+var certWords = []string{"cert", "chain", "bundle", "public", "pub.", ".pub", "ca.", "-ca", "_ca", "trust"}
+
+// classifyBase classifies a file by its base name alone.
+func classifyBase(base string) Class {
+	if hasGlob(base) {
+		// A glob: the most sensitive secret name it could match.
+		for _, cand := range []struct {
+			name  string
+			class Class
+		}{
+			{"id_rsa", PrivateKey}, {"id_ed25519", PrivateKey}, {"server.key", PrivateKey},
+			{"server.pem", PrivateKey}, {"store.p12", PrivateKey},
+			{".netrc", Credential}, {".npmrc", Credential}, {".git-credentials", Credential},
+			{".env", ProjectSecret}, {".env.local", ProjectSecret}, {"prod.env", ProjectSecret},
+			{"credentials.json", ProjectSecret},
+		} {
+			if matchName(base, cand.name, true) {
+				return cand.class
+			}
+		}
+		return None
+	}
+	switch base {
+	case "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519":
+		return PrivateKey
+	case ".netrc", "_netrc", ".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".vault-token":
+		return Credential
+	case "credentials.json", ".htpasswd":
+		return ProjectSecret
+	}
+	if strings.HasPrefix(base, "client_secret") && strings.HasSuffix(base, ".json") {
+		return ProjectSecret
+	}
+	if base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") {
+		for _, part := range strings.Split(base, ".") {
+			if envExempt[part] {
+				return None
+			}
+		}
+		return ProjectSecret
+	}
+	ext := path.Ext(base)
+	switch ext {
+	case ".p12", ".pfx", ".jks", ".keystore", ".ppk":
+		return PrivateKey
+	case ".pem", ".key":
+		stem := strings.TrimSuffix(base, ext)
+		for _, w := range certWords {
+			if strings.Contains(stem+".", w) || stem == "ca" {
+				return None
+			}
+		}
+		return PrivateKey
+	}
+	return None
+}
+
+// hasGlob reports whether s holds shell pattern characters.
+func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// matchName reports whether the name pattern (a literal name or a shell
+// glob) can name cand. As in the shell, a glob matches a dot-file only
+// when it starts with a dot. When needLetter is set a glob must also hold
+// a literal letter or digit, so "*" alone does not count as naming every
+// secret in a project.
+func matchName(pattern, cand string, needLetter bool) bool {
+	if !hasGlob(pattern) {
+		return pattern == cand
+	}
+	if strings.HasPrefix(cand, ".") && !strings.HasPrefix(pattern, ".") {
+		return false
+	}
+	if needLetter && !literalLetter(pattern) {
+		return false
+	}
+	ok, err := path.Match(pattern, cand)
+	return ok && err == nil
+}
+
+// literalLetter reports whether a glob holds a letter or digit outside
+// its bracket expressions ("id_*" does, "[^l]*" and ".[^.]*" do not).
+func literalLetter(pattern string) bool {
+	inBracket := false
+	for i := 0; i < len(pattern); i++ {
+		b := pattern[i]
+		switch {
+		case inBracket:
+			if b == ']' {
+				inBracket = false
+			}
+		case b == '[':
+			inBracket = true
+			if i+1 < len(pattern) && (pattern[i+1] == ']' || pattern[i+1] == '^' || pattern[i+1] == '!') {
+				i++ // a leading ] (or ^]) is part of the set
+			}
+		case b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9':
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/gate"
+)
+
+// Exit statuses of toolwall check (DESIGN.md, "Decisions and where they go").
+const (
+	exitAllow = 0
+	exitUsage = 1
+	exitDeny  = 2
+	exitAsk   = 3
+)
+
+func newCheck() *cobra.Command {
+	var (
+		cwd, project, home, ctxName, tool, input string
+		asJSON                                   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "check [flags] -- COMMAND...",
+		Short: "Decide on one tool call (a shell command by default)",
+		Long: `Decide on one tool call and print the verdict.
+
+A shell command is given after --, its words joined by spaces:
+  toolwall check -- 'rm -rf ~'
+Another tool is given by name and JSON input:
+  toolwall check --tool Write --input '{"file_path":"/etc/sudoers","content":"x"}'
+
+Exit status: 0 allow or warn, 3 ask, 2 deny, 1 usage or internal error.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			call, err := checkCall(tool, input, args)
+			if err != nil {
+				return err
+			}
+			wd, _ := os.Getwd()
+			call.Cwd, call.Project, call.Home = orDefault(cwd, wd), project, orDefault(home, os.Getenv("HOME"))
+			if call.Project == "" {
+				call.Project = call.Cwd
+			}
+			switch ctxName {
+			case "user", "root":
+				call.Context = toolwall.ExecContext(ctxName)
+			default:
+				return fmt.Errorf("--context must be user or root, got %q", ctxName)
+			}
+			v := newGate(nil, nil).Evaluate(cmd.Context(), call)
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				err = enc.Encode(v)
+			} else {
+				err = writeVerdict(out, gate.Normalize(call), v)
+			}
+			if err != nil {
+				return err
+			}
+			switch v.Action {
+			case toolwall.Deny:
+				return exitError{exitDeny}
+			case toolwall.Ask:
+				return exitError{exitAsk}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cwd, "cwd", "", "working directory of the call (default: the current directory)")
+	f.StringVar(&project, "project", "", "project root (default: --cwd)")
+	f.StringVar(&home, "home", "", "the user's home directory (default: $HOME)")
+	f.StringVar(&ctxName, "context", "user", "privilege of the call: user or root (root applies only the catastrophic rules)")
+	f.StringVar(&tool, "tool", "", "tool name for a non-shell call (Write, Edit, Read, WebFetch, ...)")
+	f.StringVar(&input, "input", "", "tool input as a JSON object, with --tool")
+	f.BoolVar(&asJSON, "json", false, "print the verdict as JSON")
+	return cmd
+}
+
+// checkCall builds the call from --tool/--input or the command words.
+func checkCall(tool, input string, args []string) (toolwall.Call, error) {
+	if tool == "" || tool == toolwall.ToolBash && input == "" {
+		if input != "" {
+			return toolwall.Call{}, fmt.Errorf("--input needs --tool")
+		}
+		if len(args) == 0 {
+			return toolwall.Call{}, fmt.Errorf("nothing to check: give a command after --, or --tool and --input")
+		}
+		return toolwall.NewBashCall(strings.Join(args, " ")), nil
+	}
+	if len(args) > 0 {
+		return toolwall.Call{}, fmt.Errorf("give either a command or --tool with --input, not both")
+	}
+	if !json.Valid([]byte(input)) {
+		return toolwall.Call{}, fmt.Errorf("--input is not valid JSON: %q", input)
+	}
+	return toolwall.Call{Tool: tool, Input: json.RawMessage(input)}, nil
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// writeVerdict prints a verdict for people.
+func writeVerdict(w io.Writer, call toolwall.Call, v toolwall.Verdict) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  (band %s, score %.2f)\n", v.Action, v.Band, v.Score)
+	if rules := v.Rules(); len(rules) > 0 {
+		fmt.Fprintf(&b, "rules:   %s\n", strings.Join(rules, ", "))
+	}
+	if v.Reason != "" {
+		fmt.Fprintf(&b, "reason:  %s\n", v.Reason)
+	}
+	for _, n := range v.Notes {
+		fmt.Fprintf(&b, "note:    %s\n", n)
+	}
+	if call.Tool == toolwall.ToolBash {
+		fmt.Fprintf(&b, "cwd:     %s   project: %s   home: %s   context: %s\n", call.Cwd, call.Project, call.Home, call.Context)
+		if len(v.Commands) > 0 {
+			b.WriteString("commands:\n")
+			for _, c := range v.Commands {
+				fmt.Fprintf(&b, "  %s\n", c)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

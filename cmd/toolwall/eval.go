@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/eval"
+	"github.com/toolwall/toolwall/session"
+)
+
+func newEval() *cobra.Command {
+	var (
+		asJSON bool
+		expect string
+	)
+	cmd := &cobra.Command{
+		Use:   "eval [--json] [--expect allow|deny|stop|ask|warn] FILE...",
+		Short: "Measure the gate against case files",
+		Long: `Reads case files and reports, per file and in total, how many cases passed.
+
+Formats by extension:
+  .jsonl  the acceptance format of shared/spec/README.md (id, tool, command|input,
+          cwd, project, home, context, history, expect, rule)
+  .tsv    expected<TAB>command, expected one of allow, warn, ask, deny, block
+  other   one command a line; the expectation comes from --expect
+Expectations: allow passes on allow or warn, stop on ask or deny, block = deny.
+Cases with history run in a fresh session that first records those calls.
+
+Exit status: 0 when every case passed, 4 when some failed, 1 on usage errors.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			cases := map[string][]eval.Case{}
+			for _, f := range files {
+				cs, err := eval.ReadFile(f, expect)
+				if err != nil {
+					return err
+				}
+				cases[f] = cs
+			}
+			r := &eval.Runner{
+				Shield: newGate(nil, nil),
+				Fresh:  func() toolwall.Shield { return newGate(session.NewMemory(session.Options{}), nil) },
+			}
+			rep, err := r.Run(cmd.Context(), files, cases)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				err = enc.Encode(rep)
+			} else {
+				err = rep.WriteText(out)
+			}
+			if err != nil {
+				return fmt.Errorf("writing report: %w", err)
+			}
+			if rep.Total.Failed > 0 {
+				return exitError{4}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"total":{...},"files":[...],"failures":[...]} as JSON`)
+	cmd.Flags().StringVar(&expect, "expect", "", "expectation for plain command files: allow, deny, stop, ask or warn")
+	return cmd
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwall/toolwall/hook"
+	"github.com/toolwall/toolwall/session"
+)
+
+func newHook() *cobra.Command {
+	var (
+		state   string
+		noState bool
+	)
+	h := &cobra.Command{
+		Use:   "hook",
+		Short: "Run as an agent host's hook",
+	}
+	cc := &cobra.Command{
+		Use:   "claude-code",
+		Short: "Claude Code hook: PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit",
+		Long: `Reads one Claude Code hook payload on stdin and answers in the hook protocol.
+
+PreToolUse: allow prints nothing; ask and deny print
+  {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"..."}}
+It always exits 0: Claude Code treats a failing hook as allow, so every
+problem, including a malformed payload, is answered as a deny.
+
+The project root is $CLAUDE_PROJECT_DIR (else the payload's cwd); home is $HOME.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			runClaudeHook(cmd.Context(), state, noState)
+			return nil
+		},
+	}
+	cc.Flags().StringVar(&state, "state", "", "session state database (default $TOOLWALL_STATE, else $XDG_STATE_HOME/toolwall/state.db, else ~/.local/state/toolwall/state.db)")
+	cc.Flags().BoolVar(&noState, "no-state", false, "keep no session memory (single-call analysis only)")
+	// A flag mistake in settings.json must not turn into "allow": answer
+	// with a deny that names it.
+	cc.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		hookFail(fmt.Sprintf("toolwall hook is misconfigured (%v); fix the hook command in settings.json.", err))
+		return nil
+	})
+	h.AddCommand(cc)
+	return h
+}
+
+// runClaudeHook handles one event on stdin/stdout. Session memory lives
+// in a SQLite file shared by every hook process; if it cannot be opened,
+// single-call analysis goes on and verdicts say chain memory is off.
+func runClaudeHook(ctx context.Context, state string, noState bool) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var (
+		store    session.Store
+		storeErr error
+	)
+	if !noState {
+		if state == "" {
+			state, storeErr = session.DefaultPath()
+		}
+		if storeErr == nil {
+			var db *session.SQLite
+			if db, storeErr = session.Open(state, session.Options{}); storeErr == nil {
+				store = db
+				defer db.Close()
+			}
+		}
+		if storeErr != nil {
+			logger().Warn("toolwall hook: session memory unavailable; single-call analysis only", "err", storeErr)
+		}
+	}
+	g := newGate(store, storeErr)
+	drv := &hook.ClaudeCode{
+		Shield:     g,
+		Turns:      g,
+		ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"),
+		Home:       os.Getenv("HOME"),
+		Logger:     logger(),
+	}
+	drv.Handle(ctx, os.Stdin, os.Stdout)
+}
+
+// hookFail prints a PreToolUse deny with reason.
+func hookFail(reason string) {
+	b, _ := json.Marshal(hook.Output{HookSpecificOutput: hook.SpecificOutput{
+		HookEventName: hook.EventPreToolUse, PermissionDecision: "deny", PermissionDecisionReason: reason,
+	}})
+	fmt.Println(string(b))
+}

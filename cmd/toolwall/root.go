@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwall/toolwall/analyzers"
+	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/session"
+)
+
+// version is set at link time with -ldflags "-X main.version=v1.2.3"; the
+// module version from the build info is used otherwise.
+var version = ""
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "toolwall",
+		Short:         "Decide on an AI agent's tool calls before they run",
+		Long:          "toolwall stands between an AI agent and its tools: before a tool call runs it allows, warns, asks a human, or denies with a reason the model can act on.",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.AddCommand(newCheck(), newHook(), newEval(), newVersion())
+	return root
+}
+
+// logger writes warnings and errors to stderr (hosts show a hook's
+// stderr in their debug logs, never to the model).
+func logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// newGate builds the gate every command uses: all built-in analyzers,
+// default thresholds, the given session store (nil: no memory) or the
+// reason there is none.
+func newGate(store session.Store, storeErr error) *gate.Gate {
+	return gate.New(gate.Options{
+		Analyzers: analyzers.All(),
+		Logger:    logger(),
+		Store:     store,
+		StoreErr:  storeErr,
+	})
+}
+
+func newVersion() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the toolwall version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			v := version
+			if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
+				v = bi.Main.Version
+			}
+			if v == "" {
+				v = "(devel)"
+			}
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), "toolwall", v)
+			return err
+		},
+	}
+}

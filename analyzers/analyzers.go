@@ -4,12 +4,14 @@ package analyzers
 
 import (
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analyzers/secrets"
 	"github.com/toolwall/toolwall/analyzers/ssrf"
 )
 
 // All returns the built-in analyzers in the order the gate runs them.
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
+		secrets.Analyzer,
 		ssrf.Analyzer,
 	}
 }

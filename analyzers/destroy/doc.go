@@ -1,0 +1,47 @@
+// Package destroy is the destruction analyzer: it reads the commands a Bash
+// call would execute (the [shell.Script] the shell reader produced) and
+// reports deletes, permission changes, moves and disk writes that cannot be
+// undone.
+//
+// It realises the rm rules of seed 004 (ShellSafetyService: rule ids
+// rm.dangerous-target, rm.no-preserve-root, rm.catastrophic,
+// rm.project-folder, the fork bomb, the narrower root context) and adds
+// recoverability: a recursive delete inside the project is allowed when git
+// can restore what it removes or when it removes build output, and held for
+// a human otherwise (DESIGN.md, "block the irreversible, not the unusual").
+//
+// Rules, by id (deny unless noted):
+//
+//	rm.dangerous-target     recursive rm of /, home, another user's home, a system root or critical system directory (or a glob that reaches one)
+//	rm.no-preserve-root     any rm with --no-preserve-root (also in root context)
+//	rm.catastrophic         root context only: recursive rm of /, a bare glob, home
+//	rm.project-folder       wiping the project folder, an ancestor of it, or its .git (also in root context)
+//	rm.project-subtree      ask: recursive delete of a project subtree git cannot restore
+//	rm.home-subtree         ask: recursive delete in home outside the project and caches
+//	rm.outside-project      ask: recursive delete of another absolute path (/srv/data, /etc/x, /tmp itself)
+//	rm.dynamic-target       ask: recursive delete of a target known only at run time
+//	rm.dynamic-command      ask: a command word known only at run time with destructive-looking arguments
+//	find.delete-broad-root  find -delete / -exec rm|shred|unlink from /, home or a system root
+//	perms.recursive-on-root chmod/chown/chgrp -R on /, home or a system root (also via find -exec)
+//	fork-bomb               a called function that runs two copies of itself at once
+//	mv.to-devnull           mv of /, home, a system root or the project onto /dev/null
+//	disk.overwrite          dd of=, redirects, cp, tee, shred, blkdiscard, ddrescue, badblocks -w onto a block device
+//	disk.format             mkfs*, mke2fs, mkswap, wipefs -a, diskutil erase*, cryptsetup luksFormat on a device
+//	disk.partition          fdisk, sfdisk, sgdisk, gdisk, cfdisk, parted, diskutil partitionDisk (listing is allowed)
+//	disk.dynamic-device     ask: a disk tool or redirect whose device is known only at run time
+//
+// In root context (toolwall.RootContext) only rm.catastrophic,
+// rm.no-preserve-root and rm.project-folder apply: the root helper exists for
+// system work (seed 004, "root はあえて別扱い").
+//
+// Effects: every delete is tagged [toolwall.TagDelete] with its absolute
+// path (Detail "protected" under home outside the project and its caches,
+// under a system root, or on an auth file); writes under system roots
+// [toolwall.TagSystemWrite]; chmod granting execute
+// [toolwall.TagMakeExecutable]; cp/mv/install destinations
+// [toolwall.TagStage].
+//
+// The analyzer is pure except for one documented I/O: the git
+// recoverability check (see [Options]), which runs git in the project only
+// for a recursive delete of a project subtree that is not build output.
+package destroy

@@ -1,0 +1,210 @@
+package destroy
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/shell"
+)
+
+var (
+	mvSpec = optSpec{shortArg: "tS",
+		long: []string{"backup", "force", "interactive", "no-clobber", "no-copy", "strip-trailing-slashes",
+			"suffix", "target-directory", "no-target-directory", "update", "verbose", "context", "exchange", "help", "version"},
+		longArg: []string{"suffix", "target-directory"}}
+	cpSpec = optSpec{shortArg: "tS",
+		long: []string{"archive", "attributes-only", "backup", "copy-contents", "dereference", "force", "interactive",
+			"link", "no-clobber", "no-dereference", "preserve", "no-preserve", "parents", "recursive", "reflink",
+			"remove-destination", "sparse", "strip-trailing-slashes", "suffix", "symbolic-link", "target-directory",
+			"no-target-directory", "update", "verbose", "one-file-system", "context", "help", "version"},
+		longArg: []string{"suffix", "target-directory"}}
+	installSpec = optSpec{shortArg: "gmotSB",
+		long: []string{"backup", "compare", "directory", "group", "mode", "owner", "preserve-timestamps", "strip",
+			"strip-program", "suffix", "target-directory", "no-target-directory", "verbose", "context", "help", "version"},
+		longArg: []string{"group", "mode", "owner", "strip-program", "suffix", "target-directory"}}
+	teeSpec = optSpec{long: []string{"append", "ignore-interrupts", "output-error", "help", "version"}}
+)
+
+// copyMove handles mv, cp and install (n): the destination is tagged as
+// staged; mv of a protected tree onto /dev/null is denied (c150–c152); cp
+// onto a block device is a disk overwrite.
+func (a *run) copyMove(c *shell.Command, n string, args []shell.Word) {
+	spec := map[string]optSpec{"mv": mvSpec, "cp": cpSpec, "install": installSpec}[n]
+	p := parseArgs(args[1:], spec)
+	if p.has("help", "version") {
+		return
+	}
+	srcs := p.operands
+	var dest string
+	if d, ok := p.val("t", "target-directory"); ok {
+		dest = a.env.abs(d, c.Cwd)
+	} else if len(srcs) >= 2 {
+		last := srcs[len(srcs)-1]
+		srcs = srcs[:len(srcs)-1]
+		if !last.Dynamic {
+			dest = a.env.abs(last.Value, c.Cwd)
+		}
+	} else {
+		return
+	}
+	if dest == "" {
+		return
+	}
+	a.r.Tag(toolwall.TagStage, dest, "")
+	if systemWrite(dest) {
+		a.r.Tag(toolwall.TagSystemWrite, dest, "")
+	}
+	if m, ok := p.val("m", "mode"); ok && n == "install" && grantsExec(m) {
+		a.r.Tag(toolwall.TagMakeExecutable, dest, "")
+	}
+	if n == "cp" && blockDevice(dest) {
+		a.deny("disk.overwrite", quote(c)+" was refused: it copies straight onto the disk device "+dest+
+			", destroying its partitions and file systems. Copy to an image file instead; writing a real device is for the user to run.")
+	}
+	if n != "mv" || dest != "/dev/null" {
+		return
+	}
+	for _, w := range srcs {
+		t := a.env.resolve(w, c.Cwd)
+		if t.dynamic {
+			continue
+		}
+		a.tagDelete(t)
+		if cls := a.env.classify(t); cls <= clsProjectGit {
+			a.deny("mv.to-devnull", quote(c)+" was refused: moving "+a.env.describe(t, cls)+
+				" onto /dev/null throws it away with no way back. Move it to a named backup directory, or leave it in place.")
+		}
+	}
+}
+
+// tee checks tee's output files: a block device is a disk overwrite.
+func (a *run) tee(c *shell.Command, args []shell.Word) {
+	p := parseArgs(args[1:], teeSpec)
+	for _, w := range p.operands {
+		a.writeTarget(c, w, "tee")
+	}
+}
+
+// redirects checks every writing redirect of c.
+func (a *run) redirects(c *shell.Command) {
+	for _, r := range c.Redirects {
+		if !r.Writes() || (strings.HasSuffix(r.Op, "&") && !r.Target.Dynamic && strings.Trim(r.Target.Value, "0123456789-") == "") {
+			continue
+		}
+		a.writeTarget(c, r.Target, "redirect")
+	}
+}
+
+// writeTarget judges a file a command writes through a redirect or tee.
+func (a *run) writeTarget(c *shell.Command, w shell.Word, how string) {
+	if w.Dynamic {
+		if strings.HasPrefix(w.Prefix, "/dev/") {
+			a.ask("disk.dynamic-device", quote(c)+" needs confirmation: its "+how+" writes to "+w.Raw+
+				", a device only known at run time, which may be a disk. Write the literal path.")
+		}
+		return
+	}
+	p := a.env.abs(w.Value, c.Cwd)
+	switch {
+	case blockDevice(p):
+		a.deny("disk.overwrite", quote(c)+" was refused: its "+how+" writes straight onto the disk device "+p+
+			", destroying its partitions and file systems. Write to a regular file instead; writing a real device is for the user to run.")
+	case systemWrite(p):
+		a.r.Tag(toolwall.TagSystemWrite, p, "")
+	}
+}
+
+// abs makes a static path absolute against cwd; "" when cwd is unknown.
+func (e *env) abs(v, cwd string) string {
+	if !strings.HasPrefix(v, "/") && !strings.HasPrefix(cwd, "/") {
+		return ""
+	}
+	return paths.Abs(v, cwd)
+}
+
+// systemWrite reports whether writing p writes the system: under a system
+// root, except temp roots and device nodes (/dev/null is not a file).
+func systemWrite(p string) bool {
+	return p != "" && underSystem(p) && !paths.Under(p, "/dev")
+}
+
+// forkBomb denies a called function that runs two copies of itself at
+// once: two self-calls, one of them piped or backgrounded (c146–c149, any
+// name: ":(){ :|:& };:", "bomb(){ bomb|bomb& };bomb", "f(){ f & f & }; f").
+func (a *run) forkBomb() {
+	for _, f := range a.script.Funcs {
+		fn := strings.ToLower(f.Name)
+		self, concurrent := 0, false
+		for _, c := range f.Calls {
+			if c.Name == fn {
+				self++
+				concurrent = concurrent || c.Piped > 1 || c.Background
+			}
+		}
+		if self < 2 || !concurrent {
+			continue
+		}
+		for _, c := range a.script.Commands {
+			if c.Name == fn {
+				a.deny("fork-bomb", "`"+f.Name+"` was refused: it is a fork bomb: the function runs two copies of itself at once, "+
+					"so processes double until the machine stops responding. Run a bounded loop or a fixed number of workers instead.")
+				break
+			}
+		}
+	}
+}
+
+// destructiveProgs are programs whose name, as an argument of a command
+// that is itself only known at run time, makes that command look
+// destructive.
+var destructiveProgs = map[string]bool{
+	"rm": true, "dd": true, "shred": true, "wipefs": true, "mkfs": true, "mke2fs": true,
+	"fdisk": true, "sfdisk": true, "sgdisk": true, "parted": true, "chmod": true, "chown": true,
+	"find": true, "mv": true, "unlink": true, "srm": true, "diskutil": true,
+}
+
+// dynamicCommand asks about a command whose program is only known at run
+// time when its arguments look destructive: "$c -fr ~", "$(printf rm) -rf
+// ~", "rm${IFS}-rf${IFS}~", "$cmd rm -rf /tmp/x" (c097–c099, c105).
+func (a *run) dynamicCommand(c *shell.Command) {
+	looks := destructiveName(path.Base(c.Args[0].Prefix))
+	for _, w := range c.Args[1:] {
+		if looks {
+			break
+		}
+		if w.Dynamic {
+			continue
+		}
+		v := w.Value
+		looks = destructiveName(path.Base(v)) || recursiveFlag(v) || strings.HasPrefix(v, "--no-preserve-root") ||
+			strings.HasPrefix(v, "of=/dev/")
+		if !looks {
+			if t := a.env.resolve(w, c.Cwd); !t.dynamic {
+				cls := a.env.classify(t)
+				looks = cls == clsRoot || cls == clsSystem || cls == clsHome || cls == clsOtherHome
+			}
+		}
+	}
+	if looks {
+		a.ask("rm.dynamic-command", quote(c)+" needs confirmation: the program it runs ("+c.Args[0].Raw+
+			") is only known at run time, and its arguments look destructive. Write the command name literally.")
+	}
+}
+
+// destructiveName reports whether a program name is in destructiveProgs
+// or a mkfs variant.
+func destructiveName(n string) bool {
+	n = strings.ToLower(n)
+	return destructiveProgs[n] || strings.HasPrefix(n, "mkfs")
+}
+
+// recursiveFlag reports whether v looks like rm's recursive option: a
+// short bundle of rm letters holding r or R, or --recursive (or a prefix).
+func recursiveFlag(v string) bool {
+	if strings.HasPrefix(v, "--") {
+		return len(v) > 4 && strings.HasPrefix("--recursive", v)
+	}
+	return len(v) > 1 && v[0] == '-' && strings.ContainsAny(v, "rR") && strings.Trim(v[1:], "rRfFvdiI") == ""
+}

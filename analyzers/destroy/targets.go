@@ -1,0 +1,407 @@
+package destroy
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/shell"
+)
+
+// SystemRoots are the top-level directories of Linux and macOS systems
+// whose recursive delete, chmod -R or chown -R is denied (seed 004's
+// "system root"), together with a glob over their contents. Treat the list
+// as read-only.
+var SystemRoots = []string{
+	"/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64",
+	"/libx32", "/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin",
+	"/snap", "/srv", "/sys", "/usr", "/var",
+	// macOS.
+	"/Applications", "/Library", "/System", "/Users", "/Volumes", "/cores",
+	"/private",
+	// Nix and Homebrew on Linux.
+	"/nix", "/home/linuxbrew",
+}
+
+// CriticalDirs are second-level system directories that are denied like a
+// system root: the OS and its installed software live there. Anything else
+// under a system root (/etc/old-config, /usr/local/old, /srv/data) is held
+// for a human (rm.outside-project). Treat the list as read-only.
+var CriticalDirs = []string{
+	"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64",
+	"/usr/libexec", "/usr/include", "/usr/share", "/usr/local", "/usr/src",
+	"/var/lib", "/var/db", "/var/log", "/var/spool", "/var/mail", "/var/backups",
+	"/etc/ssh", "/etc/ssl", "/etc/pam.d", "/etc/sudoers.d", "/etc/systemd",
+	"/System/Library", "/System/Applications", "/System/Volumes",
+	"/Library/Apple", "/Library/Preferences", "/Library/LaunchDaemons",
+	"/private/etc", "/private/var", "/nix/store", "/opt/homebrew",
+	"/usr/local/bin", "/usr/local/lib", "/usr/local/Cellar",
+}
+
+// TempRoots are directories whose strict subtrees may be deleted freely
+// (outside the project and home). A glob over their contents (/tmp/*) is
+// allowed too; the directory itself is held for a human (other users' files
+// and sockets live there). $TMPDIR is recognised in the command text.
+var TempRoots = []string{
+	"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm",
+	"/var/folders", "/private/var/folders",
+}
+
+// HomeCaches are paths relative to home whose subtrees hold caches that
+// tools rebuild or re-download; deleting them is allowed and not tagged
+// "protected". Treat the list as read-only.
+var HomeCaches = []string{
+	".cache", "Library/Caches", "Library/Developer/Xcode/DerivedData",
+	".npm/_cacache", ".npm/_logs", ".yarn/cache", ".yarn/berry/cache",
+	".pnpm-store", ".local/share/pnpm/store", ".bun/install/cache",
+	"go/pkg/mod/cache", ".gradle/caches", ".m2/repository", ".ivy2/cache",
+	".cargo/registry/cache", ".cargo/git/checkouts", ".nuget/packages",
+	".conda/pkgs", ".ccache", ".composer/cache", ".deno/cache", ".pub-cache",
+	".terraform.d/plugin-cache", ".node-gyp", ".electron-gyp",
+}
+
+// Artifacts are base-name patterns (path.Match syntax) of build output and
+// tool caches inside a project: a recursive delete of a path with such an
+// element is allowed without asking git (c266–c277). Treat the list as
+// read-only.
+var Artifacts = []string{
+	"node_modules", "bower_components", "build", "dist", "target", "out",
+	"tmp", ".tmp", "__pycache__", ".pytest_cache", ".mypy_cache",
+	".ruff_cache", ".hypothesis", ".venv", "venv", ".tox", ".nox", ".eggs",
+	"*.egg-info", "htmlcov", ".next", ".nuxt", ".svelte-kit", ".angular",
+	".parcel-cache", ".turbo", ".cache", "coverage", ".nyc_output",
+	".gradle", ".terraform", ".dart_tool", ".build", "_build", "DerivedData",
+	"Pods", ".stack-work", "dist-newstyle", "zig-cache", ".zig-cache",
+	"zig-out", "elm-stuff", ".serverless", ".vercel", ".docusaurus",
+	"storybook-static", ".sass-cache", ".ipynb_checkpoints", "cmake-build-*",
+	".expo", ".vite", ".webpack", ".jekyll-cache", "_site", ".cargo-target",
+}
+
+// authNames are base names of credential files: deleting one is tagged
+// "protected" even inside the project.
+var authNames = []string{
+	".env", ".env.*", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+	"id_rsa", "id_rsa.pub", "id_ed25519", "id_ecdsa", "id_dsa", "*.pem",
+	"*.key", "*.p12", "credentials", "authorized_keys", "known_hosts",
+	"shadow", "passwd", "sudoers",
+}
+
+// class is what a delete target is, from worst to mildest.
+type class uint8
+
+const (
+	clsRoot       class = iota + 1 // "/"
+	clsSystem                      // a system root, critical dir, or a glob reaching one
+	clsHome                        // the user's home or an ancestor of it
+	clsOtherHome                   // another user's home (/home/bob, ~bob)
+	clsProject                     // the project folder, an ancestor of it, or a wipe of it
+	clsProjectGit                  // the project's .git
+	clsProjectSub                  // strictly inside the project
+	clsTemp                        // strictly inside a temp root, or a wipe of one
+	clsHomeCache                   // a cache under home
+	clsHomeSub                     // strictly inside home, outside project and caches
+	clsOther                       // any other absolute path
+)
+
+// target is one resolved operand of a destructive command.
+type target struct {
+	word shell.Word
+	// abs is the absolute cleaned path; for a glob, the cleaned pattern.
+	abs string
+	// base is the static directory before the first glob element (abs
+	// when there is no glob).
+	base string
+	// wipe is set for a glob whose elements after base are all pure
+	// wildcards ("*", ".*", "[a-z]*"): it deletes base's contents.
+	wipe bool
+	// glob is set when the word has pattern characters.
+	glob bool
+	// dynamic is set when the path is not known before run time.
+	dynamic bool
+}
+
+// env holds the places of one call.
+type env struct {
+	home, project string
+	root          bool
+}
+
+// resolve turns a word into a target against the command's cwd ("" when a
+// dynamic cd made it unknown).
+func (e *env) resolve(w shell.Word, cwd string) target {
+	t := target{word: w, glob: w.Glob}
+	if w.Dynamic {
+		t.dynamic = true
+		return t
+	}
+	v := w.Value
+	if strings.HasPrefix(v, "~") && strings.HasPrefix(w.Raw, "~") {
+		v = e.otherHome(v)
+	}
+	if !strings.HasPrefix(v, "/") && !strings.HasPrefix(cwd, "/") {
+		t.dynamic = true
+		return t
+	}
+	t.abs = paths.Abs(v, cwd)
+	t.base = t.abs
+	if !t.glob || !hasMeta(t.abs) {
+		t.glob = false
+		return t
+	}
+	elems := strings.Split(t.abs, "/")
+	first := -1
+	for i, el := range elems {
+		if hasMeta(el) {
+			first = i
+			break
+		}
+	}
+	t.base = strings.Join(elems[:first], "/")
+	if t.base == "" {
+		t.base = "/"
+	}
+	t.wipe = true
+	for _, el := range elems[first:] {
+		if !pureWildcard(el) {
+			t.wipe = false
+		}
+	}
+	return t
+}
+
+// otherHome maps "~name[/rest]" (a user the reader did not resolve) to
+// that user's home: /root for root, else beside the caller's home
+// (/home/name or /Users/name).
+func (e *env) otherHome(v string) string {
+	name, rest, _ := strings.Cut(v[1:], "/")
+	if name == "" {
+		return v
+	}
+	dir := "/home"
+	if strings.HasPrefix(e.home, "/Users/") {
+		dir = "/Users"
+	}
+	h := dir + "/" + name
+	if name == "root" {
+		h = "/root"
+	}
+	if rest != "" {
+		h += "/" + rest
+	}
+	return h
+}
+
+// hasMeta reports whether s has glob pattern characters.
+func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// pureWildcard reports whether a glob element matches names without
+// naming any: only *, ?, . and bracket expressions.
+func pureWildcard(el string) bool {
+	for i := 0; i < len(el); i++ {
+		switch el[i] {
+		case '*', '?', '.':
+		case '[':
+			j := strings.IndexByte(el[i+1:], ']')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		default:
+			return false
+		}
+	}
+	return el != ""
+}
+
+// classify says what a non-dynamic target is.
+func (e *env) classify(t target) class {
+	p := t.base
+	if t.glob && !t.wipe {
+		// A selective glob is as bad as the worst protected path it can
+		// match; otherwise it is judged as a path as deep under base as
+		// the pattern is ("/etc/*.conf" as a file in /etc).
+		if c, ok := e.globReach(t.abs); ok {
+			return c
+		}
+		rest := strings.TrimPrefix(strings.TrimPrefix(t.abs, t.base), "/")
+		for range strings.Count(rest, "/") + 1 {
+			p = path.Join(p, "\x00")
+		}
+	}
+	switch {
+	case p == "/":
+		return clsRoot
+	case e.home != "" && paths.Under(e.home, p):
+		return clsHome
+	case isSystem(p):
+		return clsSystem
+	case e.isOtherHome(p):
+		return clsOtherHome
+	case e.project != "" && paths.Under(e.project, p):
+		return clsProject
+	case e.project != "" && paths.Under(p, e.project+"/.git"):
+		if p == e.project+"/.git" || t.wipe || isGitCore(strings.TrimPrefix(p, e.project+"/.git/")) {
+			return clsProjectGit
+		}
+		return clsProjectSub
+	case e.project != "" && paths.Under(p, e.project):
+		return clsProjectSub
+	case underTemp(p, t.wipe):
+		return clsTemp
+	case e.home != "" && paths.Under(p, e.home):
+		if e.isHomeCache(p) {
+			return clsHomeCache
+		}
+		return clsHomeSub
+	}
+	return clsOther
+}
+
+// globReach returns the worst protected class a selective glob pattern can
+// match: "/*/lib" reaches /usr/lib, "/workspace/ap*" the project.
+func (e *env) globReach(pattern string) (class, bool) {
+	match := func(p string) bool {
+		ok, err := path.Match(pattern, p)
+		return ok && err == nil
+	}
+	if match("/") {
+		return clsRoot, true
+	}
+	if e.home != "" && match(e.home) {
+		return clsHome, true
+	}
+	for _, list := range [][]string{SystemRoots, CriticalDirs} {
+		for _, s := range list {
+			if match(s) {
+				return clsSystem, true
+			}
+		}
+	}
+	if e.project != "" && (match(e.project) || match(e.project+"/.git")) {
+		return clsProject, true
+	}
+	return 0, false
+}
+
+// isSystem reports whether p is a system root or a critical dir.
+func isSystem(p string) bool {
+	for _, list := range [][]string{SystemRoots, CriticalDirs} {
+		for _, s := range list {
+			if p == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// underSystem reports whether p is a system root or inside one (temp roots
+// excluded).
+func underSystem(p string) bool {
+	if underTemp(p, true) {
+		return false
+	}
+	for _, s := range SystemRoots {
+		if paths.Under(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// isOtherHome reports whether p is a user's home directory: a direct child
+// of /home or /Users, or /root.
+func (e *env) isOtherHome(p string) bool {
+	d := path.Dir(p)
+	return p == "/root" || ((d == "/home" || d == "/Users") && p != "/Users/Shared")
+}
+
+// isGitCore reports whether rel (inside .git) holds the history itself.
+func isGitCore(rel string) bool {
+	first, _, _ := strings.Cut(rel, "/")
+	switch first {
+	case "objects", "refs", "logs", "packed-refs", "HEAD", "index":
+		return true
+	}
+	return false
+}
+
+// underTemp reports whether p is strictly inside a temp root, or is one
+// when wipe (its contents only) is set.
+func underTemp(p string, wipe bool) bool {
+	for _, r := range TempRoots {
+		if paths.StrictlyUnder(p, r) || (wipe && p == r) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHomeCache reports whether p is a cache under home.
+func (e *env) isHomeCache(p string) bool {
+	for _, c := range HomeCaches {
+		if paths.Under(p, e.home+"/"+c) {
+			return true
+		}
+	}
+	return false
+}
+
+// isArtifact reports whether any element of rel (a path relative to the
+// project, maybe with a glob last element) is build output or a cache.
+func isArtifact(rel string) bool {
+	for _, el := range strings.Split(rel, "/") {
+		for _, a := range Artifacts {
+			if ok, _ := path.Match(a, el); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// protected reports whether deleting p loses data the user cares about
+// beyond the project: under home outside the project and its caches, under
+// a system root, or a credential file.
+func (e *env) protected(p string) bool {
+	if p == "" {
+		return false
+	}
+	base := path.Base(p)
+	for _, a := range authNames {
+		if ok, _ := path.Match(a, base); ok {
+			return true
+		}
+	}
+	inProject := e.project != "" && paths.Under(p, e.project)
+	if e.home != "" && paths.Under(p, e.home) && !inProject && !e.isHomeCache(p) {
+		return true
+	}
+	return !inProject && (p == "/" || underSystem(p))
+}
+
+// describe names a classified target for a reason.
+func (e *env) describe(t target, c class) string {
+	p := t.abs
+	switch c {
+	case clsRoot:
+		return "the whole filesystem (" + p + ")"
+	case clsSystem:
+		return "the system directory " + p
+	case clsHome:
+		if t.base == e.home {
+			return "your home directory (" + p + ")"
+		}
+		return p + ", which holds your home directory"
+	case clsOtherHome:
+		return "the home directory " + p
+	case clsProject:
+		if t.base == e.project {
+			return "the project folder (" + p + ")"
+		}
+		return p + ", which holds the project folder " + e.project
+	case clsProjectGit:
+		return "the project's git history (" + p + ")"
+	}
+	return p
+}

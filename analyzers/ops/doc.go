@@ -1,0 +1,51 @@
+// Package ops is the operations analyzer: it reads each command of a Bash
+// call the way the tool itself reads its argv and stops the operations that
+// destroy work a developer cannot get back — uncommitted or remote git work,
+// database contents, cloud and cluster resources — and the system-control
+// commands that take a machine, its remote access, its firewall or its audit
+// trail away.
+//
+// Every tool's own options are parsed (git's global options before the
+// subcommand, bundled short flags, long options with "=" and their unique
+// abbreviations, "--"), never substrings of the command line (DESIGN.md,
+// principle 1). SQL, Redis commands and MongoDB scripts are looked at where
+// the client gets them: an option value, a positional argument, a heredoc or
+// here-string, or static text piped in from echo / printf. A statement the
+// reader cannot resolve is never taken for safe (principle 2).
+//
+// Rules, all with stable ids (principle 4):
+//
+//   - git.*: reset --hard, clean -f, checkout/restore/switch that discard
+//     worktree changes, stash drop/clear, branch -D, rm -f, forced or
+//     deleting pushes (--force, +refspec, --mirror, --delete, :ref, --prune),
+//     reflog expire, gc/prune of unreachable objects now, filter-branch,
+//     filter-repo, update-ref -d, worktree remove --force, inline shell
+//     aliases, gh repo/release/issue delete and gh api -X DELETE. Ask.
+//   - db.*: DROP DATABASE/SCHEMA/TABLE/…, TRUNCATE, DELETE or UPDATE without
+//     a WHERE (or with a tautology), ALTER TABLE … DROP, via psql, mysql,
+//     mariadb, sqlite3, duckdb, clickhouse, cockroach sql, cqlsh; dropdb,
+//     dropuser, mysqladmin drop; redis FLUSHALL/FLUSHDB; mongo dropDatabase,
+//     drop(), deleteMany({}); prisma migrate reset, rails db:drop/reset,
+//     django flush. Ask.
+//   - infra.*: aws delete-*/terminate-*, s3 rm --recursive, s3 rb --force;
+//     kubectl delete of namespaces, volumes, CRDs, nodes or --all; terraform,
+//     tofu, terragrunt, pulumi, cdk destroy; docker/podman system prune,
+//     volume rm/prune, compose down -v, rm -f of a dynamic list; gcloud, az,
+//     doctl delete; heroku, fly, vercel, netlify destroy. Ask; helm
+//     uninstall and s3 sync --delete warn.
+//   - system.*: shutdown, reboot, halt, poweroff, init 0/6, systemctl
+//     poweroff/reboot/isolate; kill -1; pkill/killall of a whole user;
+//     stopping sshd; flushing or disabling the firewall; setenforce 0;
+//     crontab -r; wiping shell history. Ask.
+//   - priv.sudo: a command run through sudo, doas, su, pkexec or run0 with no
+//     other ops finding warns (seed 000 scores "sudo" 0.6: the Medium band).
+//
+// Effects: [toolwall.TagDelete] with Detail "protected" for each destructive
+// git, database or infrastructure operation, [toolwall.TagProcessControl]
+// for kill, pkill, systemctl, service, shutdown and the like, and
+// [toolwall.TagPermInspect] for ls -l, stat, id, sudo -l, getfacl, namei and
+// find -perm.
+//
+// In [toolwall.RootContext] the analyzer reports nothing: the root helper
+// exists for system work and only the catastrophic set applies (seed 004).
+package ops

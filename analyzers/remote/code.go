@@ -1,0 +1,181 @@
+package remote
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The rules in this file read interpreter one-liners as text, not as
+// parsed programs. They are narrow on purpose: a fetch rule needs both a
+// network call and an evaluation call of the same language; a delete rule
+// needs a known recursive-delete call outside string literals. Code built
+// at run time (getattr(shutil, "rm"+"tree"), string concatenation, imports
+// under another name, subprocess with a list argv) is not seen.
+
+// langRE is a regexp per language, nil where a language has none.
+type langRE map[lang]*regexp.Regexp
+
+func (m langRE) match(l lang, s string) bool {
+	re := m[l]
+	return re != nil && re.MatchString(s)
+}
+
+// fetchRE: a network read in the language's standard or common library.
+var fetchRE = langRE{
+	langPython: regexp.MustCompile(`urlopen|urlretrieve|urllib|requests\.(get|post|request|Session)|http\.client|httpx|pycurl|aiohttp|socket\.(socket|create_connection)`),
+	langNode:   regexp.MustCompile(`\bfetch\s*\(|https?\.(get|request)\s*\(|require\s*\(\s*['"]https?['"]|from\s+['"]https?['"]|axios|XMLHttpRequest|net\.connect|import\s*\(\s*['"]https?:`),
+	langPerl:   regexp.MustCompile(`LWP|HTTP::Tiny|IO::Socket|Net::HTTP|getstore|getprint|\bget\s*\(?\s*['"]https?:`),
+	langRuby:   regexp.MustCompile(`open-uri|Net::HTTP|URI\.open|URI\(|URI\.parse|\bopen\s*\(?\s*['"]https?:|HTTParty|Faraday|TCPSocket`),
+	langPHP:    regexp.MustCompile(`(file_get_contents|fopen|readfile|file|copy)\s*\(\s*['"](https?|ftp):|curl_exec|fsockopen|stream_socket_client`),
+	langLua:    regexp.MustCompile(`socket\.http|http\.request|io\.popen\s*\(\s*['"](curl|wget)`),
+	langPwsh:   regexp.MustCompile(`(?i)invoke-webrequest|\biwr\b|invoke-restmethod|\birm\b|net\.webclient|downloadstring|downloaddata|start-bitstransfer`),
+	langShell:  nil,
+}
+
+// evalRE: running text as code, or handing it to a shell or process.
+var evalRE = langRE{
+	langPython: regexp.MustCompile(`\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|os\.system|os\.popen|os\.exec|subprocess|__import__\s*\(|pty\.spawn|runpy|\bexec\s+`),
+	langNode:   regexp.MustCompile(`\beval\b|\bFunction\s*\(|child_process|\bvm\b|execSync|spawnSync|\bexec\s*\(|\bspawn\s*\(|import\s*\(\s*['"]data:`),
+	langPerl:   regexp.MustCompile(`\beval\b|\bsystem\b|\bexec\b|\bqx\b|` + "`" + `|\bopen\s*\([^)]*\|`),
+	langRuby:   regexp.MustCompile(`\beval\b|instance_eval|class_eval|module_eval|\bsystem\b|\bexec\b|%x|` + "`" + `|IO\.popen|Open3|\bspawn\b|\bload\b`),
+	langPHP:    regexp.MustCompile(`\beval\s*\(|\bsystem\s*\(|\bexec\s*\(|passthru|shell_exec|\bpopen|proc_open|\bassert\s*\(|\binclude\b|\brequire\b|` + "`"),
+	langLua:    regexp.MustCompile(`loadstring|\bload\s*\(|dofile|os\.execute|io\.popen`),
+	langPwsh:   regexp.MustCompile(`(?i)invoke-expression|\biex\b|scriptblock\]::create|start-process|invoke-command|\|\s*&`),
+	langShell:  nil,
+}
+
+// decodeRE: decoding an encoded blob (base64, hex, zlib, rot13).
+var decodeRE = langRE{
+	langPython: regexp.MustCompile(`b64decode|b32decode|b85decode|decodebytes|base64\.decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|unhexlify|marshal\.loads`),
+	langNode:   regexp.MustCompile(`Buffer\.from\s*\([^)]*['"](base64|hex|base64url)['"]|\batob\s*\(|zlib\.(inflate|gunzip)`),
+	langPerl:   regexp.MustCompile(`decode_base64|unpack\s*\(?\s*['"](m|H)|pack\s*\(?\s*['"]H`),
+	langRuby:   regexp.MustCompile(`Base64\.(decode64|strict_decode64|urlsafe_decode64)|unpack1?\s*\(?\s*['"](m|H)|Zlib::Inflate`),
+	langPHP:    regexp.MustCompile(`base64_decode|gzinflate|gzuncompress|gzdecode|str_rot13|hex2bin|convert_uudecode`),
+	langLua:    nil,
+	langPwsh:   regexp.MustCompile(`(?i)frombase64string|::unicode\.getstring|gzipstream|deflatestream`),
+	langShell:  nil,
+}
+
+// fetches reports whether one-liner code of language l reads the network.
+func fetches(l lang, code string) bool { return fetchRE.match(l, code) }
+
+// fetchAndEval reports code that downloads and evaluates.
+func fetchAndEval(l lang, code string) bool {
+	return fetchRE.match(l, code) && evalRE.match(l, code)
+}
+
+// decodeAndEval reports code that decodes a blob and evaluates it.
+func decodeAndEval(l lang, code string) bool {
+	return decodeRE.match(l, code) && evalRE.match(l, code)
+}
+
+// deleteRE: recursive deletes, matched on code with string literals blanked.
+var deleteRE = langRE{
+	langPython: regexp.MustCompile(`\brmtree\s*\(|\bos\.removedirs\s*\(|\bremovedirs\s*\(`),
+	langNode:   regexp.MustCompile(`\b(rmSync|rmdirSync|rm|rmdir)\s*\(|\brimraf\s*\(|\b(fse?|fsExtra)\.(remove|emptyDir)\s*\(|\b(removeSync|emptyDirSync)\s*\(`),
+	langPerl:   regexp.MustCompile(`\b(rmtree|remove_tree)\b`),
+	langRuby:   regexp.MustCompile(`\b(rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b`),
+	langPwsh:   regexp.MustCompile(`(?i)\b(remove-item|rm|rmdir|del|ri)\b[^;|]*-r(ecurse)?\b`),
+	langPHP:    nil,
+	langLua:    nil,
+	langShell:  nil,
+}
+
+// nodeNeedsRecursive lists Node calls that only delete a tree with
+// {recursive: true}.
+var nodeNeedsRecursive = regexp.MustCompile(`^(rmSync|rmdirSync|rm|rmdir)`)
+
+// Targets that make a recursive delete catastrophic: the root, or the
+// home directory however the language spells it.
+var (
+	rootArgRE = regexp.MustCompile(`^\s*\(?\s*(\w+\.)?(Path\s*\(\s*)?['"]/+(\*)?['"]`)
+	homeArgRE = regexp.MustCompile(`(?i)expanduser\s*\(\s*['"]~|Path\.home\s*\(|homedir\s*\(|Dir\.home|ENV\s*\[\s*['"]HOME|\$ENV\s*\{\s*['"]?HOME|environ\s*(\[\s*|\.get\s*\(\s*)['"]HOME|getenv\s*\(\s*['"]HOME|process\.env\.HOME|\$HOME|\$env:(USERPROFILE|HOME)|^\s*\(?\s*['"]~/?['"]`)
+)
+
+// deletion is a recursive delete found in one-liner code.
+type deletion struct {
+	call string // the call as written ("shutil.rmtree")
+	// catastrophic is "/" or "home" when the target is the root or the
+	// home directory, else "".
+	catastrophic string
+}
+
+// recursiveDelete finds the first recursive-delete call in code outside
+// string literals. home is the caller's home directory for literal paths.
+func recursiveDelete(l lang, code, home string) (deletion, bool) {
+	re := deleteRE[l]
+	if re == nil {
+		return deletion{}, false
+	}
+	var found deletion
+	ok := false
+	masked := maskStrings(code)
+	for _, loc := range re.FindAllStringIndex(masked, -1) {
+		call := strings.TrimRight(masked[loc[0]:loc[1]], " \t(")
+		after := code[loc[1]:]
+		if i := strings.IndexAny(after, ";\n"); i >= 0 && l != langPwsh {
+			after = after[:i]
+		}
+		if l == langNode && nodeNeedsRecursive.MatchString(call) && !strings.Contains(after, "recursive") {
+			continue
+		}
+		d := deletion{call: call}
+		arg := strings.TrimSpace(strings.TrimPrefix(after, "("))
+		switch {
+		case rootArgRE.MatchString(after) || rootArgRE.MatchString(arg):
+			d.catastrophic = "/"
+		case homeArgRE.MatchString(after):
+			d.catastrophic = "home"
+		case home != "" && home != "/" && literalIs(arg, home):
+			d.catastrophic = "home"
+		}
+		if !ok || (found.catastrophic == "" && d.catastrophic != "") {
+			found, ok = d, true
+		}
+	}
+	if !ok && l == langNode && rimrafRE.MatchString(code) {
+		found, ok = deletion{call: "rimraf"}, true
+	}
+	return found, ok
+}
+
+// rimrafRE finds the rimraf package loaded by name (its calls go through
+// the module object, so the name is a string literal).
+var rimrafRE = regexp.MustCompile(`(require|import)\s*\(?\s*['"]rimraf['"]|from\s+['"]rimraf['"]`)
+
+// literalIs reports whether s starts with a string literal equal to p
+// (with or without a trailing slash).
+func literalIs(s, p string) bool {
+	if s == "" || (s[0] != '\'' && s[0] != '"') {
+		return false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return false
+	}
+	return strings.TrimSuffix(s[1:1+end], "/") == p
+}
+
+// maskStrings returns code with the contents of '…', "…" and `…` literals
+// replaced by spaces (same length), so calls quoted as data are not read
+// as calls. Backslash escapes are honoured; an unclosed literal runs to
+// the end.
+func maskStrings(code string) string {
+	b := []byte(code)
+	var q byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case q == 0 && (c == '\'' || c == '"' || c == '`'):
+			q = c
+		case q != 0 && c == '\\' && i+1 < len(b):
+			b[i], b[i+1] = ' ', ' '
+			i++
+		case q != 0 && c == q:
+			q = 0
+		case q != 0:
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}

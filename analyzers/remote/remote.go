@@ -1,0 +1,537 @@
+package remote
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analyzers/ssrf"
+	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/shell"
+)
+
+// Rule ids reported by this package.
+const (
+	RulePipeToShell   = "remote.pipe-to-shell"        // network content piped into an interpreter
+	RuleProcessSubst  = "remote.process-substitution" // bash <(curl …), source <(curl …)
+	RuleSubstituted   = "remote.substituted-script"   // sh -c "$(curl …)", eval "$(curl …)"
+	RuleDecoded       = "remote.decoded-payload"      // base64 -d | sh, exec(b64decode(…))
+	RuleInterpExec    = "remote.interpreter-exec"     // python -c "exec(urlopen(…).read())"
+	RuleDownloadExec  = "remote.download-exec"        // curl -o f … && sh f in one call
+	RuleRecursiveDel  = "interp.recursive-delete"     // shutil.rmtree, fs.rmSync(…{recursive}), …
+	categoryRemote    = "remote-code"
+	categoryDestroy   = "destructive"
+	denyScore         = 0.95
+	askScore          = 0.6
+	maxUpstreamStages = 64
+)
+
+// Analyzer reads Bash calls for code fetched from the network or decoded
+// from a blob and run without being read, interpreter one-liners that
+// fetch-and-execute or delete trees, and tags downloads, local executions
+// and egress for chain rules. In RootContext it reports nothing (seed
+// 004).
+var Analyzer = &analysis.Analyzer{
+	Name:  "remote",
+	Doc:   "Refuses remote code execution (curl | sh, bash <(curl), sh -c \"$(curl)\", base64 -d | sh, python -c exec(urlopen)), asks on interpreter one-liners that delete trees, and tags download-file, download-stdout, exec-local and egress effects.",
+	Tools: []string{toolwall.ToolBash},
+	Run:   run,
+}
+
+func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
+	if in.Script == nil || in.Call.IsRoot() {
+		return
+	}
+	a := &analyzer{in: in, r: r, cmds: in.Script.Commands, index: map[*shell.Command]int{}, seen: map[string]bool{}}
+	for i, c := range a.cmds {
+		a.index[c] = i
+	}
+	for i, c := range a.cmds {
+		a.command(i, c)
+	}
+	a.downloadExec()
+}
+
+// analyzer is the state of one run.
+type analyzer struct {
+	in    *analysis.Input
+	r     *analysis.Report
+	cmds  []*shell.Command
+	index map[*shell.Command]int
+	seen  map[string]bool
+	// dls and execs record download and exec-local paths with the index
+	// of their command, for download-exec in one call.
+	dls   []pathAt
+	execs []pathAt
+}
+
+type pathAt struct {
+	path string
+	i    int
+}
+
+// add reports a finding once per rule.
+func (a *analyzer) add(rule, category string, act toolwall.Action, reason string) {
+	if a.seen[rule] {
+		return
+	}
+	a.seen[rule] = true
+	score := denyScore
+	if act == toolwall.Ask {
+		score = askScore
+	}
+	a.r.Add(toolwall.Finding{Rule: rule, Category: category, Score: score, Action: act, Reason: reason})
+}
+
+func (a *analyzer) cwd(c *shell.Command) string {
+	if c.Cwd != "" {
+		return c.Cwd
+	}
+	return a.in.Call.Cwd
+}
+
+func (a *analyzer) command(i int, c *shell.Command) {
+	if p, ok := programOf(c); ok {
+		a.interpreter(i, c, p)
+	}
+	switch c.Name {
+	case "curl":
+		a.client(c, readCurl(c.Args[1:]))
+	case "wget", "wget2":
+		a.client(c, readWget(c.Args[1:]))
+	case "busybox":
+		if c.Arg(1) == "wget" {
+			a.client(c, readWget(c.Args[2:]))
+		}
+	case "nc", "ncat", "netcat", "socat", "telnet":
+		if hasFlag(c, 'l') {
+			a.r.Tag(toolwall.TagDownloadStdout, "", c.Name)
+		} else {
+			a.r.Tag(toolwall.TagEgress, stdinPath(c), c.Name)
+		}
+	case "scp", "sftp", "rsync":
+		a.copyOut(c)
+	case "ssh":
+		if c.Stdin.Kind == shell.StdinPipe || c.Stdin.Kind == shell.StdinFile {
+			a.r.Tag(toolwall.TagEgress, stdinPath(c), "ssh stdin")
+		}
+	default:
+		if isNetSource(c) && c.Name != "" {
+			a.r.Tag(toolwall.TagDownloadStdout, "", c.Name)
+		}
+	}
+	if c.Stdin.Kind == shell.StdinPipe && !blocksFlow(c) && a.upstream(c.Stdin.From).net != nil {
+		a.savedDownload(i, c)
+	}
+	if len(c.Args) > 0 && !c.Args[0].Dynamic && strings.Contains(c.Args[0].Value, "/") {
+		a.exec(i, paths.Abs(c.Args[0].Value, a.cwd(c)))
+	}
+}
+
+// savedDownload tags files a pass-through stage downstream of a network
+// client writes: tee operands and a stdout redirect (curl x | tee f,
+// curl x | gunzip > f).
+func (a *analyzer) savedDownload(i int, c *shell.Command) {
+	var files []string
+	if c.Name == "tee" {
+		for _, w := range c.Args[1:] {
+			if !w.Dynamic && !strings.HasPrefix(w.Value, "-") {
+				files = append(files, w.Value)
+			}
+		}
+	}
+	for _, r := range c.Redirects {
+		if r.Writes() && (r.Fd == "" || r.Fd == "1") && !r.Target.Dynamic {
+			files = append(files, r.Target.Value)
+		}
+	}
+	for _, f := range files {
+		if f == "/dev/null" || f == "/dev/stdout" || f == "/dev/stderr" {
+			continue
+		}
+		p := paths.Abs(f, a.cwd(c))
+		a.r.Tag(toolwall.TagDownloadFile, p, c.Name)
+		a.dls = append(a.dls, pathAt{p, i})
+	}
+}
+
+func (a *analyzer) exec(i int, p string) {
+	a.r.Tag(toolwall.TagExecLocal, p, "")
+	a.execs = append(a.execs, pathAt{p, i})
+}
+
+// interpreter judges an interpreter command by where its program comes
+// from.
+func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
+	name := c.Name
+	if p.stdin {
+		switch c.Stdin.Kind {
+		case shell.StdinPipe:
+			o := a.upstream(c.Stdin.From)
+			pipe := a.pipeline(c)
+			switch {
+			case o.net != nil:
+				a.add(RulePipeToShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
+					"%s was refused: it pipes content downloaded by %s straight into %s, so code nobody has read runs with your privileges. Download it to a file first (e.g. curl -fsSLo install.sh URL), show it to the user for review, and run it only if they approve.",
+					quote(pipe), o.net.Name, name))
+			case o.dec != nil:
+				a.decoded(pipe, name)
+			case o.dynamic:
+				a.add(RulePipeToShell, categoryRemote, toolwall.Ask, fmt.Sprintf(
+					"%s needs approval: %s runs whatever a command chosen at run time prints, which cannot be read before it runs. Run the producing command on its own first and show its output.",
+					quote(pipe), name))
+			}
+			for _, f := range o.files {
+				a.exec(i, f)
+			}
+			if p.lang != langShell && o.text != "" {
+				a.code(c, p.lang, o.text)
+			}
+		case shell.StdinHeredoc:
+			if c.Stdin.Dynamic {
+				a.substituted(i, c, name)
+			}
+			if p.lang != langShell {
+				a.code(c, p.lang, c.Stdin.Text)
+			}
+		case shell.StdinFile:
+			if a.procSubstRedirect(i, c, name) {
+				break
+			}
+			if c.Stdin.Path != "" && !c.Stdin.Dynamic {
+				a.exec(i, c.Stdin.Path)
+			}
+		}
+	}
+	if p.file != nil && !p.stdin {
+		switch {
+		case p.file.Dynamic && strings.HasPrefix(p.file.Raw, "<("):
+			a.procSubst(i, c, name)
+		case !p.file.Dynamic:
+			a.exec(i, paths.Abs(p.file.Value, a.cwd(c)))
+		}
+	}
+	if c.Via == "xargs" && c.Parent != nil && c.Parent.Stdin.Kind == shell.StdinPipe && p.codeDynamic() {
+		// curl … | xargs sh -c: the input lines become shell code.
+		if o := a.upstream(c.Parent.Stdin.From); o.net != nil {
+			a.add(RulePipeToShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
+				"%s was refused: xargs turns content downloaded by %s into code for %s, which runs unread. Download it to a file first, show it to the user for review, and run it only if they approve.",
+				quote(a.pipeline(c.Parent)+" ..."), o.net.Name, name))
+		}
+	}
+	if len(p.code) > 0 {
+		if p.codeDynamic() && c.Via != "xargs" {
+			a.substituted(i, c, name)
+		}
+		if p.encoded {
+			a.decoded(c.String(), name)
+		}
+		if p.lang != langShell {
+			a.code(c, p.lang, p.codeText())
+		}
+	}
+}
+
+// code applies the one-liner text rules to program text of language l.
+func (a *analyzer) code(c *shell.Command, l lang, text string) {
+	switch {
+	case fetchAndEval(l, text):
+		a.add(RuleInterpExec, categoryRemote, toolwall.Deny, fmt.Sprintf(
+			"%s was refused: the %s code downloads code from the network and executes it, unread. Download the code to a file, show it to the user for review, and run it only if they approve.",
+			quote(c.String()), langNames[l]))
+	case decodeAndEval(l, text):
+		a.decoded(c.String(), c.Name)
+	}
+	if d, ok := recursiveDelete(l, text, a.in.Call.Home); ok {
+		if d.catastrophic != "" {
+			target := "/"
+			if d.catastrophic == "home" {
+				target = "the home directory"
+			}
+			a.add(RuleRecursiveDel, categoryDestroy, toolwall.Deny, fmt.Sprintf(
+				"%s was refused: its %s code recursively deletes %s (%s), which cannot be undone. Delete only the specific project paths you need, with rm on an explicit path so it can be checked.",
+				quote(c.String()), langNames[l], target, d.call))
+			return
+		}
+		a.add(RuleRecursiveDel, categoryDestroy, toolwall.Ask, fmt.Sprintf(
+			"%s needs approval: its %s code deletes a directory tree (%s), which cannot be undone and which shell rules cannot check inside code. Prefer rm -r on an explicit path so the target is visible, or confirm the target with the user.",
+			quote(c.String()), langNames[l], d.call))
+	}
+}
+
+func (a *analyzer) decoded(what, name string) {
+	a.add(RuleDecoded, categoryRemote, toolwall.Deny, fmt.Sprintf(
+		"%s was refused: it decodes an encoded blob and runs it in %s, which hides what will execute. Decode it to the terminal first, show the decoded commands, and run them directly if they are what is wanted.",
+		quote(what), name))
+}
+
+// origin is what feeds an interpreter's standard input.
+type origin struct {
+	net     *shell.Command // the first network client upstream
+	dec     *shell.Command // the first decoder upstream
+	dynamic bool           // a stage whose command name is only known at run time
+	files   []string       // files a "cat f" head reads (absolute)
+	text    string         // static text an echo/printf head prints
+}
+
+// upstream walks a pipeline upstream from from, through pass-through
+// stages, until a stage that does not forward its input (a digest such as
+// sha256sum, or a producer such as echo) or the head of the pipeline.
+func (a *analyzer) upstream(from *shell.Command) origin {
+	var o origin
+	for c, n := from, 0; c != nil && n < maxUpstreamStages; c, n = c.Stdin.From, n+1 {
+		if o.net == nil && isNetSource(c) {
+			o.net = c
+		}
+		if o.dec == nil && isDecoder(c) {
+			o.dec = c
+		}
+		if c.Name == "" && len(c.Args) > 0 && c.Args[0].Dynamic {
+			o.dynamic = true
+		}
+		no := a.nestOrigin(a.index[c])
+		if o.net == nil {
+			o.net = no.net
+		}
+		if o.dec == nil {
+			o.dec = no.dec
+		}
+		if c.Name == "cat" {
+			for _, w := range c.Args[1:] {
+				if !w.Dynamic && !strings.HasPrefix(w.Value, "-") {
+					o.files = append(o.files, paths.Abs(w.Value, a.cwd(c)))
+				}
+			}
+		}
+		if (c.Name == "echo" || c.Name == "printf") && c.Stdin.Kind != shell.StdinPipe {
+			var parts []string
+			for _, w := range c.Args[1:] {
+				parts = append(parts, w.Value)
+			}
+			o.text = strings.Join(parts, " ")
+		}
+		if c.Stdin.Kind == shell.StdinFile && strings.HasPrefix(redirectRaw(c, "<"), "<(") {
+			no := a.nestOrigin(a.index[c])
+			if o.net == nil {
+				o.net = no.net
+			}
+		}
+		if blocksFlow(c) || c.Stdin.Kind != shell.StdinPipe {
+			break
+		}
+	}
+	return o
+}
+
+// nest returns the commands nested in cmds[i]: the $() and <() bodies
+// emitted right after it, and what runs inside them.
+func (a *analyzer) nest(i int) []*shell.Command {
+	in := map[*shell.Command]bool{}
+	j := i + 1
+	for ; j < len(a.cmds); j++ {
+		c := a.cmds[j]
+		if c.Via == "$()" || c.Via == "<()" || (c.Parent != nil && in[c.Parent]) || (c.Stdin.From != nil && in[c.Stdin.From]) {
+			in[c] = true
+			continue
+		}
+		break
+	}
+	return a.cmds[i+1 : j]
+}
+
+// nestOrigin looks for network clients and decoders among the commands
+// nested in cmds[i].
+func (a *analyzer) nestOrigin(i int) origin {
+	var o origin
+	for _, c := range a.nest(i) {
+		if o.net == nil && isNetSource(c) {
+			o.net = c
+		}
+		if o.dec == nil && isDecoder(c) {
+			o.dec = c
+		}
+	}
+	return o
+}
+
+// substituted judges an interpreter whose code is only known at run time.
+func (a *analyzer) substituted(i int, c *shell.Command, name string) {
+	var o origin
+	if c.Stdin.Kind == shell.StdinHeredoc || hasSubstitution(c.Args) {
+		o = a.nestOrigin(i)
+	}
+	switch {
+	case o.net != nil:
+		a.add(RuleSubstituted, categoryRemote, toolwall.Deny, fmt.Sprintf(
+			"%s was refused: the code %s runs is the output of %s, i.e. network content run unread. Download it to a file first, show it to the user for review, and run it only if they approve.",
+			quote(c.String()), name, o.net.Name))
+		return
+	case o.dec != nil:
+		a.decoded(c.String(), name)
+		return
+	}
+	// The code comes from a variable: was network content captured earlier?
+	for _, prev := range a.cmds[:i] {
+		if prev.Via == "$()" && isNetSource(prev) {
+			a.add(RuleSubstituted, categoryRemote, toolwall.Ask, fmt.Sprintf(
+				"%s needs approval: %s runs code held in a variable, and this command line captures network output from %s earlier. If the variable holds downloaded code, save it to a file and review it first.",
+				quote(c.String()), name, prev.Name))
+			return
+		}
+	}
+}
+
+// procSubst judges "bash <(…)" and "source <(…)".
+func (a *analyzer) procSubst(i int, c *shell.Command, name string) {
+	o := a.nestOrigin(i)
+	switch {
+	case o.net != nil:
+		a.add(RuleProcessSubst, categoryRemote, toolwall.Deny, fmt.Sprintf(
+			"%s was refused: %s runs a script fetched by %s through process substitution, unread. Download it to a file first, show it to the user for review, and run it only if they approve.",
+			quote(c.String()), name, o.net.Name))
+	case o.dec != nil:
+		a.decoded(c.String(), name)
+	}
+}
+
+// procSubstRedirect judges "bash < <(curl …)".
+func (a *analyzer) procSubstRedirect(i int, c *shell.Command, name string) bool {
+	if !strings.HasPrefix(redirectRaw(c, "<"), "<(") {
+		return false
+	}
+	a.procSubst(i, c, name)
+	return true
+}
+
+// redirectRaw returns the raw target of c's last redirect with operator op.
+func redirectRaw(c *shell.Command, op string) string {
+	raw := ""
+	for _, r := range c.Redirects {
+		if r.Op == op && (r.Fd == "" || r.Fd == "0") {
+			raw = r.Target.Raw
+		}
+	}
+	return raw
+}
+
+// pipeline renders the pipeline ending in c as "a | b | c".
+func (a *analyzer) pipeline(c *shell.Command) string {
+	var parts []string
+	for s, n := c, 0; s != nil && n < maxUpstreamStages; s, n = s.Stdin.From, n+1 {
+		parts = append([]string{s.String()}, parts...)
+		if s.Stdin.Kind != shell.StdinPipe {
+			break
+		}
+	}
+	return strings.Join(parts, " | ")
+}
+
+// client tags a curl or wget command and checks its URLs for metadata
+// endpoints.
+func (a *analyzer) client(c *shell.Command, ca clientArgs) {
+	i := a.index[c]
+	for _, d := range downloads(c, ca, a.cwd(c)) {
+		if d.stdout {
+			a.r.Tag(toolwall.TagDownloadStdout, "", c.Name)
+			continue
+		}
+		a.r.Tag(toolwall.TagDownloadFile, d.path, c.Name)
+		a.dls = append(a.dls, pathAt{d.path, i})
+	}
+	if ca.posts {
+		a.r.Tag(toolwall.TagEgress, "", c.Name+" upload")
+	}
+	for _, f := range ca.uploads {
+		if f == "-" || f == "" {
+			a.r.Tag(toolwall.TagEgress, stdinPath(c), c.Name+" upload stdin")
+			continue
+		}
+		a.r.Tag(toolwall.TagEgress, paths.Abs(paths.Expand(f, a.in.Call.Home), a.cwd(c)), c.Name+" upload")
+	}
+	if hasSubstitution(c.Args[1:]) {
+		a.r.Tag(toolwall.TagEgress, "", c.Name+" argument holds a command substitution")
+	}
+	for _, u := range ca.urls {
+		if res := ssrf.CheckCommandURL(u.Value); res.Action == toolwall.Deny {
+			f := res.Finding()
+			if !a.seen[f.Rule] {
+				a.seen[f.Rule] = true
+				a.r.Add(f)
+			}
+		}
+	}
+}
+
+// copyOut tags scp/sftp/rsync to a remote destination as egress of each
+// local source.
+func (a *analyzer) copyOut(c *shell.Command) {
+	var ops []string
+	for _, w := range c.Args[1:] {
+		if !strings.HasPrefix(w.Value, "-") {
+			ops = append(ops, w.Value)
+		}
+	}
+	if len(ops) < 2 || !isRemoteSpec(ops[len(ops)-1]) {
+		return
+	}
+	for _, src := range ops[:len(ops)-1] {
+		if !isRemoteSpec(src) {
+			a.r.Tag(toolwall.TagEgress, paths.Abs(paths.Expand(src, a.in.Call.Home), a.cwd(c)), c.Name)
+		}
+	}
+}
+
+// downloadExec denies a file downloaded and executed in the same call.
+func (a *analyzer) downloadExec() {
+	for _, e := range a.execs {
+		for _, d := range a.dls {
+			if d.path == e.path && d.i < e.i {
+				a.add(RuleDownloadExec, categoryRemote, toolwall.Deny, fmt.Sprintf(
+					"%s was refused: it downloads %s and executes it in the same call, so the file is never reviewed. Download it in one step, show it to the user, and run it in a separate step only if they approve.",
+					quote(a.in.Script.Source), d.path))
+				return
+			}
+		}
+	}
+}
+
+// hasSubstitution reports whether a dynamic word holds a command
+// substitution ($(…) or backquotes).
+func hasSubstitution(ws []shell.Word) bool {
+	for _, w := range ws {
+		if w.Dynamic && (strings.Contains(w.Raw, "$(") || strings.Contains(w.Raw, "`")) {
+			return true
+		}
+	}
+	return false
+}
+
+// stdinPath is the file a command reads on stdin, or "".
+func stdinPath(c *shell.Command) string {
+	if c.Stdin.Kind == shell.StdinFile && !c.Stdin.Dynamic {
+		return c.Stdin.Path
+	}
+	return ""
+}
+
+// hasFlag reports a short flag ch in any option cluster of c.
+func hasFlag(c *shell.Command, ch byte) bool {
+	for _, w := range c.Args[1:] {
+		v := w.Value
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.IndexByte(v, ch) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// quote quotes a command for a reason, shortened to 160 bytes.
+func quote(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 160 {
+		s = s[:157] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -156,7 +156,7 @@ func (a *run) tagDelete(t target) {
 		detail = "protected"
 	}
 	a.r.Tag(toolwall.TagDelete, p, detail)
-	if p != "" && underSystem(t.base) {
+	if p != "" && a.env.underSystem(t.base) {
 		a.r.Tag(toolwall.TagSystemWrite, p, "")
 	}
 }

@@ -152,7 +152,7 @@ func (a *run) dd(c *shell.Command, args []shell.Word) {
 			continue
 		}
 		p := a.env.abs(of, c.Cwd)
-		if systemWrite(p) {
+		if a.env.systemWrite(p) {
 			a.r.Tag(toolwall.TagSystemWrite, p, "")
 		}
 		if blockDevice(p) {
@@ -205,7 +205,7 @@ func (a *run) partition(c *shell.Command, n string, args []shell.Word) {
 				ro = false
 			}
 		}
-		if ro {
+		if ro || p.has("P", "pretend") {
 			return
 		}
 	case "parted":

@@ -53,7 +53,7 @@ func (a *run) copyMove(c *shell.Command, n string, args []shell.Word) {
 		return
 	}
 	a.r.Tag(toolwall.TagStage, dest, "")
-	if systemWrite(dest) {
+	if a.env.systemWrite(dest) {
 		a.r.Tag(toolwall.TagSystemWrite, dest, "")
 	}
 	if m, ok := p.val("m", "mode"); ok && n == "install" && grantsExec(m) {
@@ -111,7 +111,7 @@ func (a *run) writeTarget(c *shell.Command, w shell.Word, how string) {
 	case blockDevice(p):
 		a.deny("disk.overwrite", quote(c)+" was refused: its "+how+" writes straight onto the disk device "+p+
 			", destroying its partitions and file systems. Write to a regular file instead; writing a real device is for the user to run.")
-	case systemWrite(p):
+	case a.env.systemWrite(p):
 		a.r.Tag(toolwall.TagSystemWrite, p, "")
 	}
 }
@@ -126,8 +126,8 @@ func (e *env) abs(v, cwd string) string {
 
 // systemWrite reports whether writing p writes the system: under a system
 // root, except temp roots and device nodes (/dev/null is not a file).
-func systemWrite(p string) bool {
-	return p != "" && underSystem(p) && !paths.Under(p, "/dev")
+func (e *env) systemWrite(p string) bool {
+	return p != "" && e.underSystem(p) && !paths.Under(p, "/dev")
 }
 
 // forkBomb denies a called function that runs two copies of itself at
@@ -166,8 +166,11 @@ var destructiveProgs = map[string]bool{
 }
 
 // dynamicCommand asks about a command whose program is only known at run
-// time when its arguments look destructive: "$c -fr ~", "$(printf rm) -rf
-// ~", "rm${IFS}-rf${IFS}~", "$cmd rm -rf /tmp/x" (c097–c099, c105).
+// time when it looks destructive: its known prefix or an argument names a
+// destructive program, an argument is --no-preserve-root or of=/dev/…, or
+// an argument is /, home or a system root: "$c -fr ~", "$(printf rm) -rf
+// ~", "rm${IFS}-rf${IFS}~", "$cmd rm -rf /tmp/x" (c097–c099, c105). A
+// recursive-looking option alone is not enough ("$PYTHON -m pytest -rf").
 func (a *run) dynamicCommand(c *shell.Command) {
 	looks := destructiveName(path.Base(c.Args[0].Prefix))
 	for _, w := range c.Args[1:] {
@@ -178,7 +181,7 @@ func (a *run) dynamicCommand(c *shell.Command) {
 			continue
 		}
 		v := w.Value
-		looks = destructiveName(path.Base(v)) || recursiveFlag(v) || strings.HasPrefix(v, "--no-preserve-root") ||
+		looks = destructiveName(path.Base(v)) || strings.HasPrefix(v, "--no-preserve-root") ||
 			strings.HasPrefix(v, "of=/dev/")
 		if !looks {
 			if t := a.env.resolve(w, c.Cwd); !t.dynamic {
@@ -198,13 +201,4 @@ func (a *run) dynamicCommand(c *shell.Command) {
 func destructiveName(n string) bool {
 	n = strings.ToLower(n)
 	return destructiveProgs[n] || strings.HasPrefix(n, "mkfs")
-}
-
-// recursiveFlag reports whether v looks like rm's recursive option: a
-// short bundle of rm letters holding r or R, or --recursive (or a prefix).
-func recursiveFlag(v string) bool {
-	if strings.HasPrefix(v, "--") {
-		return len(v) > 4 && strings.HasPrefix("--recursive", v)
-	}
-	return len(v) > 1 && v[0] == '-' && strings.ContainsAny(v, "rR") && strings.Trim(v[1:], "rRfFvdiI") == ""
 }

@@ -42,7 +42,7 @@ func (a *run) perms(c *shell.Command, n string, args []shell.Word) {
 		if n == "chmod" && grantsExec(mode) {
 			a.r.Tag(toolwall.TagMakeExecutable, t.abs, "")
 		}
-		if systemWrite(t.base) {
+		if a.env.systemWrite(t.base) {
 			a.r.Tag(toolwall.TagSystemWrite, t.abs, "")
 		}
 		if !recursive {

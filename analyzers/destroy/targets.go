@@ -295,11 +295,17 @@ func isSystem(p string) bool {
 	return false
 }
 
-// underSystem reports whether p is a system root or inside one (temp roots
-// excluded).
-func underSystem(p string) bool {
-	if underTemp(p, true) {
+// underSystem reports whether p is a system root or inside one, except
+// temp roots, users' homes (/home/x/…, /Users/x/…, the caller's home) and
+// the project.
+func (e *env) underSystem(p string) bool {
+	if underTemp(p, true) || e.home != "" && paths.Under(p, e.home) || e.project != "" && paths.Under(p, e.project) {
 		return false
+	}
+	for _, h := range []string{"/home/", "/Users/"} {
+		if rest, ok := strings.CutPrefix(p, h); ok && strings.Contains(rest, "/") {
+			return false
+		}
 	}
 	for _, s := range SystemRoots {
 		if paths.Under(p, s) {
@@ -377,7 +383,7 @@ func (e *env) protected(p string) bool {
 	if e.home != "" && paths.Under(p, e.home) && !inProject && !e.isHomeCache(p) {
 		return true
 	}
-	return !inProject && (p == "/" || underSystem(p))
+	return p == "/" || e.underSystem(p)
 }
 
 // describe names a classified target for a reason.

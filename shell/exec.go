@@ -26,7 +26,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	}
 	args := make([]Word, 0, len(ce.Args))
 	for _, a := range ce.Args {
-		args = append(args, w.word(a, &f, &subs, true))
+		args = w.arg(a, &f, &subs, args)
 	}
 	if w.err != nil {
 		return nil
@@ -128,7 +128,7 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 	if w.err != nil || cmd.Name == "" {
 		return
 	}
-	if funcs && plain(cmd) && !strings.Contains(cmd.Args[0].Value, "/") {
+	if funcs && !strings.Contains(cmd.Args[0].Value, "/") && (len(cmd.Wrappers) == 0 || len(cmd.Wrappers) == 1 && cmd.Wrappers[0] == "time") {
 		if w.callFunc(cmd, cmd.Args[0].Value, f) {
 			return
 		}
@@ -208,6 +208,9 @@ func (w *walker) child(cmd *Command, f frame, via string) frame {
 		stdin:      cmd.Stdin,
 		piped:      1,
 		define:     f.define,
+	}
+	if c.stdin.Kind == StdinSubstitute {
+		c.stdin = Stdin{}
 	}
 	for _, a := range cmd.Assigns {
 		if i := strings.IndexByte(a, '='); i > 0 {

@@ -15,6 +15,11 @@ const (
 	DefaultMaxDepth    = 8
 	DefaultMaxCommands = 4096
 	DefaultMaxNodes    = 200000
+
+	// maxNesting bounds parenthesis nesting in the source: the parser's
+	// time grows with the square of it ("((((…" is read both as subshells
+	// and arithmetic), and no command an agent needs nests this deep.
+	maxNesting = 512
 )
 
 // parsers pools bash parsers: a Parser is reusable but not concurrent-safe.
@@ -77,6 +82,25 @@ func (o Options) withDefaults() Options {
 		o.MaxNodes = DefaultMaxNodes
 	}
 	return o
+}
+
+// nesting returns the deepest parenthesis nesting of src, quotes ignored.
+func nesting(src string) int {
+	depth, max := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(':
+			depth++
+			if depth > max {
+				max = depth
+			}
+		case ')':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return max
 }
 
 // walker holds the state of one Read.
@@ -185,6 +209,9 @@ func (w *walker) parse(src string, depth int) (*syntax.File, error) {
 	w.parsed += len(src)
 	if len(src) > w.opt.MaxBytes || w.parsed > w.opt.MaxBytes*w.opt.MaxDepth {
 		return nil, &LimitError{Limit: "bytes", Max: w.opt.MaxBytes}
+	}
+	if nesting(src) > maxNesting {
+		return nil, &LimitError{Limit: "depth", Max: maxNesting}
 	}
 	f, err := w.parser.Parse(strings.NewReader(src), "")
 	if err != nil {
@@ -470,6 +497,10 @@ func (w *walker) let(c *syntax.LetClause, f frame) *Command {
 	var subs []sub
 	args := []Word{{Raw: "let", Value: "let", Prefix: "let"}}
 	for _, x := range c.Exprs {
+		if wd, ok := x.(*syntax.Word); ok {
+			args = append(args, w.word(wd, &f, &subs, false))
+			continue
+		}
 		raw := rawText(f.src, x)
 		args = append(args, Word{Raw: raw, Value: raw, Prefix: raw})
 		w.arith(x, &f, &subs)

@@ -117,12 +117,19 @@ func renderScript(s *Script, err error, opt Options) []string {
 		}
 		return []string{"error " + err.Error()}
 	}
-	if len(s.Commands) == 0 {
+	if len(s.Commands) == 0 && len(s.Funcs) == 0 {
 		return []string{"-"}
 	}
-	out := make([]string, 0, len(s.Commands))
+	out := make([]string, 0, len(s.Commands)+1)
 	for _, c := range s.Commands {
 		out = append(out, render(c, opt))
+	}
+	if len(s.Funcs) > 0 {
+		var fs []string
+		for _, f := range s.Funcs {
+			fs = append(fs, fmt.Sprintf("%s=%d", f.Name, len(f.Calls)))
+		}
+		out = append(out, "funcs: "+strings.Join(fs, " "))
 	}
 	return out
 }
@@ -152,6 +159,9 @@ func renderWord(w Word) string {
 // the default).
 func render(c *Command, opt Options) string {
 	var b strings.Builder
+	if len(c.Args) == 0 {
+		b.WriteString("<none>")
+	}
 	for i, w := range c.Args {
 		if i > 0 {
 			b.WriteByte(' ')

@@ -4,8 +4,41 @@ import (
 	"path"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
+
+// maxBraceWords bounds the words one brace expansion may produce; a larger
+// expansion ({1..100000}) becomes one Dynamic word.
+const maxBraceWords = 64
+
+// arg appends the words of one command argument to out, after brace
+// expansion (bash manual §3.5.1) and the conversions of word.
+func (w *walker) arg(x *syntax.Word, f *frame, subs *[]sub, out []Word) []Word {
+	cp := *x
+	if !syntax.SplitBraces(&cp) {
+		return append(out, w.word(x, f, subs, true))
+	}
+	raw := rawText(f.src, x)
+	var words []*syntax.Word
+	for e, err := range expand.BracesSeq(nil, &cp) {
+		if err != nil || len(words) == maxBraceWords {
+			one := w.word(x, f, subs, true)
+			if k := strings.IndexByte(one.Value, '{'); k >= 0 && (!one.Dynamic || k < len(one.Prefix)) {
+				one.Prefix = one.Value[:k]
+			}
+			one.Dynamic = true
+			return append(out, one)
+		}
+		words = append(words, e)
+	}
+	for _, e := range words {
+		one := w.word(joinLits(e), f, subs, true)
+		one.Raw = raw
+		out = append(out, one)
+	}
+	return out
+}
 
 // wordBuf accumulates a word's value while tracking what is dynamic.
 type wordBuf struct {
@@ -29,6 +62,23 @@ func (x *wordBuf) word(raw string) Word {
 		p = v
 	}
 	return Word{Raw: raw, Value: v, Dynamic: x.dyn, Prefix: p, Glob: x.glob}
+}
+
+// joinLits merges adjacent literals of a brace-expanded word, so that a
+// tilde-prefix split by the expansion is seen whole.
+func joinLits(x *syntax.Word) *syntax.Word {
+	out := &syntax.Word{Parts: make([]syntax.WordPart, 0, len(x.Parts))}
+	for _, p := range x.Parts {
+		l, ok := p.(*syntax.Lit)
+		if n := len(out.Parts); ok && n > 0 {
+			if prev, ok := out.Parts[n-1].(*syntax.Lit); ok {
+				out.Parts[n-1] = &syntax.Lit{Value: prev.Value + l.Value}
+				continue
+			}
+		}
+		out.Parts = append(out.Parts, p)
+	}
+	return out
 }
 
 // quoting says how a literal's backslashes are read.

@@ -1,0 +1,60 @@
+package shell
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBounded checks that pathological inputs (testdata/bounded.tsv) are
+// answered quickly and with the expected limit.
+func TestBounded(t *testing.T) {
+	fh, err := os.Open("testdata/bounded.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		var b strings.Builder
+		for i := 1; i+1 < len(cols); i += 2 {
+			unit, err := strconv.Unquote(cols[i])
+			if err != nil {
+				t.Fatalf("bounded.tsv:%d: %v", n, err)
+			}
+			k, err := strconv.Atoi(cols[i+1])
+			if err != nil {
+				t.Fatalf("bounded.tsv:%d: %v", n, err)
+			}
+			b.WriteString(strings.Repeat(unit, k))
+		}
+		src := b.String()
+		opt := defaultOptions()
+		start := time.Now()
+		s, err := Read(src, opt)
+		d := time.Since(start)
+		got := renderScript(s, err, opt)[0]
+		if err == nil {
+			got = "ok"
+		}
+		if strings.HasPrefix(got, "error syntax") {
+			got = "error syntax"
+		}
+		if got != cols[0] {
+			t.Errorf("bounded.tsv:%d: got %q, want %q", n, got, cols[0])
+		}
+		if d > time.Second {
+			t.Errorf("bounded.tsv:%d: took %v (input %d bytes)", n, d, len(src))
+		}
+	}
+}

@@ -350,7 +350,8 @@ func cmpDesc(a, b float64) int {
 // reaches the same action. A call of an unwatched tool, and any call in
 // [toolwall.RootContext] (seed 004: the root helper gets only the
 // catastrophic set, which the shell gate owns), is allowed with no
-// findings.
+// findings. Reason is set when the verdict warns or denies; an allowed
+// call's findings say what minor patterns matched.
 func (s *Shield) Evaluate(_ context.Context, call toolwall.Call) toolwall.Verdict {
 	if call.IsRoot() {
 		return toolwall.Verdict{Notes: []string{"unixshield: root context, patterns not applied"}}
@@ -396,7 +397,7 @@ func (s *Shield) Evaluate(_ context.Context, call toolwall.Call) toolwall.Verdic
 		}
 		v.Findings = append(v.Findings, toolwall.Finding{
 			Rule: "unixshield.repetition", Category: "repetition", Score: RepetitionWeight * sc.Repetition, Action: v.Action,
-			Reason: fmt.Sprintf("%d earlier %s calls in the recent window, +%.2f", sc.Prior, call.Tool, RepetitionWeight*sc.Repetition),
+			Reason: fmt.Sprintf("%d earlier %s %s in the recent window, +%.2f", sc.Prior, call.Tool, plural(sc.Prior, "call", "calls"), RepetitionWeight*sc.Repetition),
 		})
 		why = append(why, v.Findings[len(v.Findings)-1].Reason)
 	}
@@ -404,7 +405,9 @@ func (s *Shield) Evaluate(_ context.Context, call toolwall.Call) toolwall.Verdic
 	for i := range v.Findings {
 		v.Findings[i].Analyzer = "unixshield"
 	}
-	v.Reason = s.reason(call, v, category, advice, why)
+	if v.Action != toolwall.Allow {
+		v.Reason = s.reason(call, v, category, advice, why)
+	}
 	return v
 }
 
@@ -417,10 +420,8 @@ func (s *Shield) reason(call toolwall.Call, v toolwall.Verdict, category, advice
 		if v.Band == toolwall.Critical {
 			edge = fmt.Sprintf("critical from %.2f", toolwall.CriticalScore)
 		}
-	case toolwall.Warn:
-		verb, edge = "is risky and runs with a warning", fmt.Sprintf("block at %.2f", s.t.Block)
 	default:
-		verb, edge = "matched minor risk patterns", fmt.Sprintf("warn at %.2f", s.t.Warn)
+		verb, edge = "is risky and runs with a warning", fmt.Sprintf("block at %.2f", s.t.Block)
 	}
 	r := fmt.Sprintf("%s %s: %s risk %.2f is in the %s band (%s); it %s.", what, verb, category, v.Score, v.Band, edge, strings.Join(why, "; "))
 	if v.Action == toolwall.Deny {
@@ -453,4 +454,11 @@ func describeTriggers(ts []Trigger) string {
 		}
 	}
 	return strings.Join(parts, " then ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,6 +1,10 @@
 package unixshield
 
-import "github.com/toolwall/toolwall"
+import (
+	"slices"
+
+	"github.com/toolwall/toolwall"
+)
 
 // Pattern is one single-turn risk pattern (seed 000's RiskPattern).
 type Pattern struct {
@@ -87,7 +91,7 @@ func patterns(score float64, category, advice string, fields []string, texts ...
 
 // defaultBash is seed 000's command table, with the spellings an agent
 // reaches for to route around it: rm's flag orders, other shells after a
-// pipe, redirects into /etc/ and ~/.ssh/.
+// pipe (see pipeToShell), redirects into /etc/ and ~/.ssh/.
 func defaultBash() []Pattern {
 	var ps []Pattern
 	ps = append(ps, patterns(0.9, "destructive", adviceRemove, nil,
@@ -98,8 +102,7 @@ func defaultBash() []Pattern {
 	ps = append(ps, patterns(0.6, "privilege", adviceSudo, nil, "sudo")...)
 	ps = append(ps, patterns(0.5, "permissions", adviceChmod, nil, "chmod 777", "chmod -r 777", "chmod a+rwx")...)
 	ps = append(ps, patterns(0.8, "remote-code", adviceShell, nil,
-		"| sh", "|sh", "| bash", "|bash", "| zsh", "|zsh", "| dash", "|dash", "| ksh", "|ksh",
-		"| sudo sh", "| sudo bash")...)
+		append(slices.Clone(pipeToShell), "| sudo sh", "| sudo bash")...)...)
 	ps = append(ps, patterns(0.3, "network", "", nil, "curl", "wget")...)
 	ps = append(ps, patterns(0.7, "system-write", adviceEtc, nil, "> /etc/", ">/etc/", "tee /etc/", "tee -a /etc/")...)
 	ps = append(ps, patterns(0.8, "credentials", adviceSSH, nil,
@@ -123,10 +126,10 @@ var makeExecutable = []string{
 	"chmod 755", "chmod 775", "chmod 777", "chmod 700", "chmod 750", "chmod 711",
 }
 
-// pipeToShell are the spellings of piping into a shell.
-var pipeToShell = []string{
-	"| sh", "|sh", "| bash", "|bash", "| zsh", "|zsh", "| dash", "|dash", "| ksh", "|ksh",
-}
+// pipeToShell are the spellings of piping into a shell. The compact form
+// is kept for sh (the seed's) and bash only: tldr writes alternatives as
+// "bash|zsh|fish", and the compact zsh/dash/ksh forms matched only those.
+var pipeToShell = []string{"| sh", "|sh", "| bash", "|bash", "| zsh", "| dash", "| ksh"}
 
 // defaultRules are seed 000's combination rules, with Edit standing in for
 // Write where the seed names Write.

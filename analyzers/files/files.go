@@ -1,0 +1,180 @@
+package files
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analyzers/secrets"
+	"github.com/toolwall/toolwall/paths"
+)
+
+// Rule ids reported by [Analyzer].
+const (
+	// RuleWriteProtected (deny, 0.95): a write to a file that controls
+	// logins, privileges, scheduled jobs, services or every shell on the
+	// system (see [Judge]).
+	RuleWriteProtected = "files.write-protected"
+	// RuleWriteSensitive (ask, 0.6): a write to a file that runs code or
+	// changes behaviour later: shell rc and profile files, git hooks and
+	// .git/config, the agent's own settings, toolwall's config and state,
+	// credential stores outside the project.
+	RuleWriteSensitive = "files.write-sensitive"
+	// RuleWriteSystem (ask, 0.6): any other write under a system root
+	// (/etc, /usr, /bin, /var, /opt, /Library, …).
+	RuleWriteSystem = "files.write-system"
+	// RuleReadSecret (ask, 0.6): a Read of a file [secrets.Classify] calls
+	// a secret: private keys, credentials, .env, /etc/shadow.
+	RuleReadSecret = "files.read-secret"
+	// RuleBadInput (ask, 0.6): the tool input is not an object with a
+	// non-empty string path field, or the path cannot be made absolute.
+	RuleBadInput = "files.bad-input"
+)
+
+// ToolNotebookEdit is Claude Code's notebook editing tool; its path field
+// is "notebook_path".
+const ToolNotebookEdit = "NotebookEdit"
+
+// Analyzer judges the file tools by the path they touch: writes to
+// login, privilege, persistence and system files, and reads of secrets.
+// It reports nothing in RootContext (seed 004).
+var Analyzer = &analysis.Analyzer{
+	Name: "files",
+	Doc: "files judges Write, Edit, MultiEdit, NotebookEdit and Read calls by their path: writes to " +
+		"authentication, cron, service and privilege files are denied; writes to shell rc files, git " +
+		"hooks, agent or toolwall settings and system directories are asked; reads of private keys, " +
+		"credentials and .env files are asked.",
+	Tools: []string{toolwall.ToolWrite, toolwall.ToolEdit, toolwall.ToolMultiEdit, toolwall.ToolRead, ToolNotebookEdit},
+	Run:   run,
+}
+
+const (
+	category  = "files"
+	denyScore = 0.95
+	askScore  = 0.6
+)
+
+// input is the part of a file tool's input the analyzer reads.
+type input struct {
+	path    string
+	content string
+}
+
+// decode extracts the path field (and Write's content) from raw,
+// explaining what is wrong when it cannot.
+func decode(raw json.RawMessage, field string) (input, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return input{}, fmt.Errorf("is not a JSON object")
+	}
+	v, ok := m[field]
+	if !ok {
+		return input{}, fmt.Errorf("has no %q field", field)
+	}
+	var in input
+	if err := json.Unmarshal(v, &in.path); err != nil {
+		return input{}, fmt.Errorf("has a %q field that is not a string", field)
+	}
+	if strings.TrimSpace(in.path) == "" {
+		return input{}, fmt.Errorf("has an empty %q field", field)
+	}
+	if strings.ContainsRune(in.path, 0) {
+		return input{}, fmt.Errorf("has a %q field holding a NUL byte", field)
+	}
+	if c, ok := m["content"]; ok {
+		// A non-string content is the host's problem, not a path question.
+		_ = json.Unmarshal(c, &in.content)
+	}
+	return in, nil
+}
+
+func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
+	call := in.Call
+	if call.IsRoot() {
+		return
+	}
+	field := "file_path"
+	if call.Tool == ToolNotebookEdit {
+		field = "notebook_path"
+	}
+	ti, err := decode(call.Input, field)
+	if err != nil {
+		badInput(r, call.Tool, err.Error(), field)
+		return
+	}
+	p := paths.Abs(paths.Expand(ti.path, call.Home), call.Cwd)
+	if !strings.HasPrefix(p, "/") {
+		badInput(r, call.Tool, fmt.Sprintf("has a relative path %q and the call has no working directory", ti.path), field)
+		return
+	}
+	project := call.Project
+	if project == "" {
+		project = call.Cwd
+	}
+	if call.Tool == toolwall.ToolRead {
+		read(r, p, call.Home, project)
+		return
+	}
+	write(r, call.Tool, p, ti, call.Home, project)
+}
+
+func badInput(r *analysis.Report, tool, problem, field string) {
+	r.Add(toolwall.Finding{
+		Rule: RuleBadInput, Category: "input", Score: askScore, Action: toolwall.Ask,
+		Reason: fmt.Sprintf("The %s call was stopped: its input %s, so the file it touches cannot be judged. "+
+			"Send a JSON object with a non-empty string %q holding an absolute path.", tool, problem, field),
+	})
+}
+
+// read asks before a secret enters the conversation.
+func read(r *analysis.Report, p, home, project string) {
+	cl := secrets.Classify(p, home, project)
+	if !cl.Secret() {
+		return
+	}
+	r.Add(toolwall.Finding{
+		Rule: RuleReadSecret, Category: "secrets", Score: askScore, Action: toolwall.Ask,
+		Reason: fmt.Sprintf("Reading %s (%s) was stopped for a human: its content would enter the conversation "+
+			"and the logs. Pass the path to the program that needs it instead, read a template such as "+
+			".env.example for the names, or ask the user to confirm.", p, cl),
+	})
+	r.Tag(toolwall.TagSensitiveRead, p, "")
+	if cl == secrets.Credential || cl == secrets.PrivateKey {
+		r.Tag(toolwall.TagCredential, p, "")
+	}
+}
+
+// scriptExts are the extensions of files written to be run.
+var scriptExts = map[string]bool{".sh": true, ".bash": true, ".zsh": true, ".py": true, ".pl": true, ".rb": true}
+
+// write judges a Write, Edit, MultiEdit or NotebookEdit of p.
+func write(r *analysis.Report, tool, p string, ti input, home, project string) {
+	j := Judge(p, home, project)
+	switch j.Rule {
+	case RuleWriteProtected:
+		r.Add(toolwall.Finding{
+			Rule: j.Rule, Category: "persistence", Score: denyScore, Action: toolwall.Deny,
+			Reason: fmt.Sprintf("%s to %s was refused: it %s. Do not change it from the agent; tell the user "+
+				"what change is needed and let them make it.", tool, p, j.Why),
+		})
+	case RuleWriteSensitive, RuleWriteSystem:
+		r.Add(toolwall.Finding{
+			Rule: j.Rule, Category: "persistence", Score: askScore, Action: toolwall.Ask,
+			Reason: fmt.Sprintf("%s to %s was stopped for a human: it %s. Keep changes inside the project "+
+				"(%s) or /tmp, or ask the user to confirm this one.", tool, p, j.Why, project),
+		})
+	}
+	switch {
+	case j.System:
+		r.Tag(toolwall.TagSystemWrite, p, "")
+	case !paths.Under(p, project):
+		r.Tag(toolwall.TagStage, p, "")
+	}
+	if scriptExts[strings.ToLower(path.Ext(p))] || tool == toolwall.ToolWrite && strings.HasPrefix(ti.content, "#!") {
+		r.Tag(toolwall.TagWriteScript, p, "")
+	}
+}

@@ -129,7 +129,7 @@ func (k *checker) sqlClient(x cmdCtx, c *sqlClient) {
 		texts = append(texts, p.operands[c.operandSQL:]...)
 	}
 	files := p.values(c.file...)
-	readsStdin := len(texts) == 0 && (len(files) == 0 || files[0].value == "-")
+	readsStdin := len(texts) == 0 && (len(files) == 0 || files[0].value == "-" || files[0].value == "/dev/stdin")
 	for _, t := range texts {
 		if h, ok := scanSQL(t.Value); ok {
 			k.sqlFinding(x, h)
@@ -219,19 +219,16 @@ var redisSpec = &optSpec{
 // on stdin.
 func (k *checker) redis(x cmdCtx) {
 	p := parseArgs(x.args[1:], redisSpec)
-	cmds := []string{p.operand(0)}
+	lines := [][]string{values(p.operands)}
 	if len(p.operands) == 0 {
 		if text, ok := stdinText(x.cmd); ok {
 			for _, line := range strings.Split(text, "\n") {
-				if f := strings.Fields(line); len(f) > 0 {
-					cmds = append(cmds, f[0])
-				}
+				lines = append(lines, strings.Fields(line))
 			}
 		}
 	}
-	for _, c := range cmds {
-		switch strings.ToLower(strings.Trim(c, `"'`)) {
-		case "flushall", "flushdb":
+	for _, l := range lines {
+		if redisFlush(l) {
 			k.ask(x, "db.redis-flush", catDB,
 				"FLUSHALL / FLUSHDB deletes every key of the Redis database",
 				"Delete only the keys you mean (`redis-cli DEL key`), or ask the user")
@@ -241,11 +238,27 @@ func (k *checker) redis(x cmdCtx) {
 	}
 }
 
+// redisFlush reports a Redis command that flushes: FLUSHALL, FLUSHDB, or
+// a Lua script (EVAL, FUNCTION LOAD) that calls them.
+func redisFlush(cmd []string) bool {
+	if len(cmd) == 0 {
+		return false
+	}
+	switch strings.ToLower(strings.Trim(cmd[0], `"'`)) {
+	case "flushall", "flushdb":
+		return true
+	case "eval", "eval_ro", "function", "script":
+		body := strings.ToLower(strings.Join(cmd[1:], " "))
+		return strings.Contains(body, "flushall") || strings.Contains(body, "flushdb")
+	}
+	return false
+}
+
 // mongoDestroy are the MongoDB shell calls that delete a database, a
 // collection, users, or every document, spelled without white space and
 // lower-cased.
 var mongoDestroy = []string{".dropdatabase(", ".drop(", "deletemany({})", "deletemany()",
-	".remove({})", ".dropallusers(", ".dropallroles("}
+	".remove({})", ".dropallusers(", ".dropallroles(", "{dropdatabase:", "{drop:", "\"dropdatabase\":", "{\"drop\":"}
 
 // mongo: --eval scripts and scripts on stdin.
 func (k *checker) mongo(x cmdCtx) {

@@ -107,6 +107,11 @@ func (k *checker) gitRun(x cmdCtx, g *git, ws []shell.Word, aliasDepth int) {
 	}
 	if f, ok := gitSubs[sub]; ok {
 		f(k, x, g, ws[1:])
+		if gitDynamicFlags[sub] && !k.found && unknownWord(ws[1:]) {
+			k.warn(x, "git.dynamic-argument", catGit,
+				"an argument of git "+sub+" is only known at run time and may be a destructive option",
+				"Write the options out literally")
+		}
 		return
 	}
 	body, ok := g.config["alias."+strings.ToLower(sub)]
@@ -123,6 +128,21 @@ func (k *checker) gitRun(x cmdCtx, g *git, ws []shell.Word, aliasDepth int) {
 	if len(exp) > 0 {
 		k.gitRun(x, g, exp, aliasDepth+1)
 	}
+}
+
+// gitDynamicFlags are the subcommands where one unknown word can turn the
+// call destructive (--hard, -f, drop, -D).
+var gitDynamicFlags = map[string]bool{"reset": true, "clean": true, "stash": true, "branch": true}
+
+// unknownWord reports a word that is wholly dynamic (no static text at
+// all), so it may be any option.
+func unknownWord(ws []shell.Word) bool {
+	for _, w := range ws {
+		if w.Dynamic && w.Value == "" {
+			return true
+		}
+	}
+	return false
 }
 
 var gitResetSpec = &optSpec{

@@ -177,10 +177,10 @@ func quote(args []shell.Word) string {
 			b.WriteByte(' ')
 		}
 		v := w.Value
-		if w.Dynamic {
+		switch {
+		case w.Dynamic:
 			v = w.Raw
-		}
-		if v == "" || strings.ContainsAny(v, " \t\n'\"") {
+		case v == "" || strings.ContainsAny(v, " \t\n'\"$`\\"):
 			v = "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
 		}
 		b.WriteString(v)

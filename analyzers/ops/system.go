@@ -30,7 +30,11 @@ func init() {
 	register((*checker).permTags, "stat", "id", "getfacl", "namei", "lsattr")
 	register((*checker).findTags, "find")
 	register((*checker).sudoBare, "sudo", "doas")
-	register((*checker).processTag, "launchctl", "loginctl", "skill", "sv", "supervisorctl")
+	register((*checker).processTag, "skill", "sv", "supervisorctl")
+	register((*checker).loginctl, "loginctl")
+	register((*checker).launchctl, "launchctl")
+	register((*checker).firewallCmd, "firewall-cmd")
+	register((*checker).sysrqWrite, "tee", "dd")
 }
 
 // processTag tags process control for the tools that have no rule of
@@ -114,6 +118,64 @@ func (k *checker) systemctl(x cmdCtx) {
 		}
 	case "stop", "disable", "mask", "kill", "freeze":
 		k.unitStop(x, units, "systemctl "+verb)
+	case "start", "restart", "reload-or-restart", "try-restart":
+		for _, u := range units {
+			switch u.Value {
+			case "poweroff.target", "reboot.target", "halt.target", "kexec.target", "rescue.target", "emergency.target":
+				k.systemAsk(x, "system.power", "starting "+u.Value+" shuts down, restarts or isolates the machine",
+					"Ask the user to do it")
+				return
+			}
+		}
+	}
+}
+
+// sysrqWrite: tee /proc/sysrq-trigger, dd of=/proc/sysrq-trigger.
+func (k *checker) sysrqWrite(x cmdCtx) {
+	for _, w := range x.args[1:] {
+		if w.Value == "/proc/sysrq-trigger" || w.Value == "of=/proc/sysrq-trigger" {
+			k.systemAsk(x, "system.power", "writing to /proc/sysrq-trigger can reboot, power off or crash the kernel at once",
+				"Ask the user to do it")
+			return
+		}
+	}
+}
+
+// loginctl: poweroff, reboot, halt, kexec.
+func (k *checker) loginctl(x cmdCtx) {
+	k.processTag(x)
+	p := parseArgs(x.args[1:], &optSpec{short: shorts("H:M:p:s:n:o:"), long: kinds("host=", "machine=", "property=", "signal=", "lines=", "output=", "kill-whom=")})
+	switch p.operand(0) {
+	case "poweroff", "reboot", "halt", "kexec":
+		k.systemAsk(x, "system.power", "loginctl "+p.operand(0)+" shuts down or restarts the machine, ending every session and job on it",
+			"Ask the user to do it")
+	}
+}
+
+// launchctl (macOS): unload, bootout, disable, stop or remove of the SSH
+// daemon (com.openssh.sshd, ssh.plist).
+func (k *checker) launchctl(x cmdCtx) {
+	k.processTag(x)
+	p := parseArgs(x.args[1:], &optSpec{short: shorts("wFS:D:")})
+	switch p.operand(0) {
+	case "unload", "bootout", "disable", "stop", "remove", "kill":
+	default:
+		return
+	}
+	for _, w := range p.operands[1:] {
+		if b := baseName(w.Value); strings.Contains(b, "openssh") || b == "ssh.plist" || strings.Contains(b, "sshd") {
+			k.systemAsk(x, "system.sshd-stop", "stopping the SSH daemon cuts off remote access to the machine",
+				"Ask the user to do it")
+			return
+		}
+	}
+}
+
+// firewallCmd: firewalld's default zone set to trusted accepts everything.
+func (k *checker) firewallCmd(x cmdCtx) {
+	p := parseArgs(x.args[1:], &optSpec{long: kinds("set-default-zone=", "zone=")})
+	if o, ok := p.last("--set-default-zone"); ok && o.value == "trusted" {
+		k.firewallOff(x, "making trusted the default zone lets every connection through the firewall")
 	}
 }
 
@@ -256,7 +318,25 @@ func (k *checker) pkill(x cmdCtx) {
 			"Name the process to stop (`pkill -u <user> <name>`)")
 		return
 	}
+	if matchesAll(p.operands) {
+		k.systemAsk(x, "system.kill-all", "the pattern matches every process, the session and the agent included",
+			"Name the process to stop")
+		return
+	}
 	k.killSSHD(x, p.operands)
+}
+
+// matchesAll reports a single pgrep-style pattern that matches every
+// process name: "", ".", ".*", "^", "$".
+func matchesAll(patterns []shell.Word) bool {
+	if len(patterns) != 1 || patterns[0].Dynamic {
+		return false
+	}
+	switch patterns[0].Value {
+	case "", ".", ".*", "^", "$", "^.*$", ".+":
+		return true
+	}
+	return false
 }
 
 // killall: every process of a user (-u and no names), or the SSH server.
@@ -267,7 +347,7 @@ func (k *checker) killall(x cmdCtx) {
 		args = args[1:]
 	}
 	p := parseArgs(args, &optSpec{short: shorts("Eegiqrvwy:o:s:u:Z:VIn:"), long: kinds("user=", "signal=", "older-than=", "younger-than=", "context=", "ns=", "exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "verbose", "wait")})
-	if p.has("-u", "--user") && len(p.operands) == 0 {
+	if p.has("-u", "--user") && len(p.operands) == 0 || p.has("-r", "--regexp") && matchesAll(p.operands) {
 		k.systemAsk(x, "system.kill-all", "it signals every process of the user, the session and the agent included",
 			"Name the process to stop (`killall -u <user> <name>`)")
 		return
@@ -447,10 +527,14 @@ var historyFiles = []string{".bash_history", ".zsh_history", ".zhistory", ".hist
 	".ash_history", ".mysql_history", ".psql_history", ".python_history", ".node_repl_history",
 	".sqlite_history", "fish_history", ".lesshst", ".rediscli_history", ".dbshell"}
 
-// isHistoryFile reports whether w names one of historyFiles. w may be a
+// isHistoryFile reports whether w names one of historyFiles or is
+// $HISTFILE. w may be a
 // glob such as ~/.*_history; as in the shell, a pattern that does not
 // start with "." matches no dot file (and fish_history only by name).
 func isHistoryFile(w shell.Word) bool {
+	if w.Dynamic && strings.Contains(w.Raw, "HISTFILE") {
+		return true
+	}
 	base := path.Base(w.Value)
 	for _, h := range historyFiles {
 		if base == h {
@@ -519,8 +603,9 @@ func histAssign(a string) bool {
 	return false
 }
 
-// history checks what every command does to shell history apart from its
-// argv: leading assignments and truncating redirections.
+// history checks what every command does apart from its argv: leading
+// assignments and truncating redirections that wipe shell history, and a
+// write to /proc/sysrq-trigger.
 func (k *checker) history(c *shell.Command) {
 	x := cmdCtx{cmd: c, args: c.Args, name: c.Name}
 	if len(x.args) == 0 {
@@ -533,6 +618,12 @@ func (k *checker) history(c *shell.Command) {
 		}
 	}
 	for _, r := range c.Redirects {
+		if r.Writes() && r.Target.Value == "/proc/sysrq-trigger" {
+			x.args = append(append([]shell.Word{}, x.args...), shell.Word{Value: r.Op + r.Target.Value})
+			k.systemAsk(x, "system.power", "writing to /proc/sysrq-trigger can reboot, power off or crash the kernel at once",
+				"Ask the user to do it")
+			return
+		}
 		switch r.Op {
 		case ">", ">|", "&>", "<>":
 			if isHistoryFile(r.Target) {

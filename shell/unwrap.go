@@ -15,6 +15,9 @@ type optSpec struct {
 	longArg []string
 	// dash makes a lone "-" an option (env's -i) rather than an operand.
 	dash bool
+	// strict lists every short flag; set, an unknown option means the
+	// command is misused and runs nothing (bash builtins reject them).
+	strict *string
 }
 
 // scanOpts walks the options of args[1:] and returns the index of the
@@ -64,7 +67,7 @@ func scanOpts(args []Word, spec optSpec, on func(opt, val string) bool) (i int, 
 					}
 					break
 				}
-				if !on(l, "") {
+				if spec.strict != nil && !strings.Contains(*spec.strict, l) || !on(l, "") {
 					return i, false
 				}
 			}
@@ -74,6 +77,8 @@ func scanOpts(args []Word, spec optSpec, on func(opt, val string) bool) (i int, 
 	}
 	return i, true
 }
+
+func ptr(s string) *string { return &s }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -112,10 +117,10 @@ var wrappers = map[string]wrapper{
 		"slice", "slice-inherit", "machine", "background", "shell-prompt-prefix", "area"}}, privileged: true},
 	"env": {spec: optSpec{shortArg: "uCS", longArg: []string{"unset", "chdir", "split-string"}, dash: true},
 		assigns: true},
-	"command": {},
-	"builtin": {},
-	"exec":    {spec: optSpec{shortArg: "a"}},
-	"nohup":   {},
+	"command": {spec: optSpec{strict: ptr("pvV")}},
+	"builtin": {spec: optSpec{strict: ptr("")}},
+	"exec":    {spec: optSpec{shortArg: "a", strict: ptr("cl")}},
+	"nohup":   {spec: optSpec{strict: ptr("")}},
 	"nice":    {spec: optSpec{shortArg: "n", longArg: []string{"adjustment"}}},
 	"timeout": {spec: optSpec{shortArg: "sk", longArg: []string{"signal", "kill-after"}}, skip: 1},
 	"time":    {spec: optSpec{shortArg: "fo", longArg: []string{"format", "output"}}},
@@ -172,8 +177,12 @@ func (w *walker) unwrap(c *Command) (lookup bool) {
 		}
 		var assigns []string
 		if wr.assigns {
-			for i < len(c.Args) && !c.Args[i].Dynamic && isAssign(c.Args[i].Value) {
-				assigns = append(assigns, c.Args[i].Value)
+			for i < len(c.Args) && isAssign(c.Args[i].Prefix) {
+				if c.Args[i].Dynamic {
+					assigns = append(assigns, c.Args[i].Raw)
+				} else {
+					assigns = append(assigns, c.Args[i].Value)
+				}
 				i++
 			}
 		}

@@ -56,6 +56,24 @@ var decodeRE = langRE{
 	langShell:  nil,
 }
 
+// stdinRE: reading standard input as a whole.
+var stdinRE = langRE{
+	langPython: regexp.MustCompile(`sys\.stdin|input\s*\(|fileinput|/dev/stdin`),
+	langNode:   regexp.MustCompile(`process\.stdin|readFileSync\s*\(\s*(0|['"]/dev/stdin)`),
+	langPerl:   regexp.MustCompile(`<STDIN>|<>|\*STDIN`),
+	langRuby:   regexp.MustCompile(`STDIN|\$stdin|ARGF|\bgets\b`),
+	langPHP:    regexp.MustCompile(`php://stdin|STDIN|fgets`),
+	langLua:    regexp.MustCompile(`io\.read|io\.stdin`),
+	langPwsh:   regexp.MustCompile(`(?i)\$input|\[console\]::in`),
+	langShell:  nil,
+}
+
+// evalsStdin reports one-liner code that evaluates what it reads from
+// stdin (python -c "exec(sys.stdin.read())"): it runs piped input as code.
+func evalsStdin(l lang, code string) bool {
+	return stdinRE.match(l, code) && evalRE.match(l, code)
+}
+
 // fetches reports whether one-liner code of language l reads the network.
 func fetches(l lang, code string) bool { return fetchRE.match(l, code) }
 

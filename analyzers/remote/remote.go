@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall"
@@ -95,6 +96,9 @@ func (a *analyzer) cwd(c *shell.Command) string {
 func (a *analyzer) command(i int, c *shell.Command) {
 	if p, ok := programOf(c); ok {
 		a.interpreter(i, c, p)
+	} else if c.Name == "parallel" && parallelRunsStdin(c) {
+		// GNU parallel without input sources runs each stdin line as a command.
+		a.interpreter(i, c, program{lang: langShell, stdin: true})
 	}
 	switch c.Name {
 	case "curl":
@@ -127,6 +131,27 @@ func (a *analyzer) command(i int, c *shell.Command) {
 	}
 	if len(c.Args) > 0 && !c.Args[0].Dynamic && strings.Contains(c.Args[0].Value, "/") {
 		a.exec(i, paths.Abs(c.Args[0].Value, a.cwd(c)))
+	} else if c.Name != "" {
+		a.execFromPath(i, c.Name)
+	}
+}
+
+// execFromPath tags a command run by name when this call downloaded a file
+// of that name into a directory on the usual PATH.
+func (a *analyzer) execFromPath(i int, name string) {
+	home := a.in.Call.Home
+	for _, d := range a.dls {
+		dir, base := path.Split(d.path)
+		dir = strings.TrimSuffix(dir, "/")
+		if base != name {
+			continue
+		}
+		switch dir {
+		case "/usr/local/bin", "/usr/bin", "/bin", "/usr/local/sbin", "/usr/sbin", "/sbin", "/opt/homebrew/bin",
+			home + "/bin", home + "/.local/bin", home + "/go/bin", home + "/.cargo/bin":
+			a.exec(i, d.path)
+			return
+		}
 	}
 }
 
@@ -166,7 +191,7 @@ func (a *analyzer) exec(i int, p string) {
 // from.
 func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
 	name := c.Name
-	if p.stdin {
+	if p.stdin || (p.lang != langShell && evalsStdin(p.lang, p.codeText())) {
 		switch c.Stdin.Kind {
 		case shell.StdinPipe:
 			o := a.upstream(c.Stdin.From)
@@ -326,13 +351,15 @@ func (a *analyzer) upstream(from *shell.Command) origin {
 }
 
 // nest returns the commands nested in cmds[i]: the $() and <() bodies
-// emitted right after it, and what runs inside them.
+// and a called function's body emitted right after it, and what runs
+// inside them.
 func (a *analyzer) nest(i int) []*shell.Command {
 	in := map[*shell.Command]bool{}
 	j := i + 1
 	for ; j < len(a.cmds); j++ {
 		c := a.cmds[j]
-		if c.Via == "$()" || c.Via == "<()" || (c.Parent != nil && in[c.Parent]) || (c.Stdin.From != nil && in[c.Stdin.From]) {
+		fn := a.cmds[i].Name != "" && c.Via == "function "+a.cmds[i].Name
+		if fn || c.Via == "$()" || c.Via == "<()" || (c.Parent != nil && in[c.Parent]) || (c.Stdin.From != nil && in[c.Stdin.From]) {
 			in[c] = true
 			continue
 		}
@@ -514,6 +541,30 @@ func stdinPath(c *shell.Command) string {
 		return c.Stdin.Path
 	}
 	return ""
+}
+
+// Options of GNU parallel that take a value in the next word.
+var parallelValue = map[string]bool{
+	"-j": true, "--jobs": true, "-P": true, "-S": true, "--sshlogin": true, "-a": true, "--arg-file": true,
+	"--delay": true, "--timeout": true, "--joblog": true, "--results": true, "--tmpdir": true, "-N": true,
+	"-n": true, "-L": true, "-I": true, "--colsep": true, "-C": true, "--halt": true, "--retries": true,
+	"--memfree": true, "--load": true, "-d": true, "--delimiter": true, "-E": true,
+}
+
+// parallelRunsStdin reports whether GNU parallel runs its stdin lines as
+// commands: no command template and no ::: input source.
+func parallelRunsStdin(c *shell.Command) bool {
+	for i := 1; i < len(c.Args); i++ {
+		v := c.Args[i].Value
+		switch {
+		case parallelValue[v]:
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // hasFlag reports a short flag ch in any option cluster of c.

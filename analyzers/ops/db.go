@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolwall/toolwall/shell"
@@ -80,6 +81,26 @@ var (
 		file:  []string{"-f", "--file"},
 		sub:   "sql",
 	}
+	usqlClient = &sqlClient{
+		spec:  &optSpec{short: shorts("c:f:o:"), long: kinds("command=", "file=", "out=", "set=", "variable=")},
+		query: []string{"-c", "--command"},
+		file:  []string{"-f", "--file"},
+	}
+	executeClient = &sqlClient{ // mycli, litecli, trino
+		spec:  &optSpec{short: shorts("e:h:u:P:D:S:"), long: kinds("execute=", "host=", "user=", "port=", "database=", "socket=", "server=", "catalog=", "schema=", "file=")},
+		query: []string{"-e", "--execute"},
+		file:  []string{"--file"},
+	}
+	sqlcmdClient = &sqlClient{ // MS SQL Server
+		spec:  &optSpec{short: shorts("S:U:P:d:Q:q:i:o:")},
+		query: []string{"-Q", "-q"},
+		file:  []string{"-i"},
+	}
+	snowsqlClient = &sqlClient{
+		spec:  &optSpec{short: shorts("q:f:a:u:d:s:w:r:c:"), long: kinds("query=", "filename=", "accountname=", "username=", "dbname=", "schemaname=", "warehouse=", "rolename=", "connection=")},
+		query: []string{"-q", "--query"},
+		file:  []string{"-f", "--filename"},
+	}
 	cqlshClient = &sqlClient{
 		spec: &optSpec{
 			short: shorts("e:f:u:p:k:"),
@@ -100,6 +121,12 @@ func init() {
 	register(client(clickhouseClient), "clickhouse-client", "clickhouse-local")
 	register(client(cockroachClient), "cockroach")
 	register(client(cqlshClient), "cqlsh")
+	register(client(usqlClient), "usql")
+	register(client(executeClient), "mycli", "litecli", "trino")
+	register(client(sqlcmdClient), "sqlcmd")
+	register(client(snowsqlClient), "snowsql")
+	register((*checker).bq, "bq")
+	register((*checker).frameworkReset, "php", "artisan", "sequelize", "sequelize-cli", "typeorm", "mix", "alembic", "symfony", "console")
 	register((*checker).clickhouse, "clickhouse")
 	register((*checker).dropTool, "dropdb", "dropuser")
 	register((*checker).mysqladmin, "mysqladmin", "mariadb-admin")
@@ -307,6 +334,7 @@ func (k *checker) prisma(x cmdCtx) {
 var railsTasks = map[string]bool{
 	"db:drop": true, "db:drop:all": true, "db:reset": true, "db:purge": true, "db:purge:all": true,
 	"db:truncate_all": true, "db:migrate:reset": true, "db:schema:load": true, "db:structure:load": true,
+	"db:seed:replant": true,
 }
 
 // rails: rails / rake database tasks that drop or wipe the database.
@@ -317,6 +345,64 @@ func (k *checker) rails(x cmdCtx) {
 			k.ask(x, "db.framework-reset", catDB,
 				task+" drops or wipes the database, deleting all its data",
 				"Use `db:migrate`, which keeps data, or ask the user")
+			k.protect("")
+			return
+		}
+	}
+}
+
+// bq query runs its SQL operand (BigQuery).
+func (k *checker) bq(x cmdCtx) {
+	p := parseArgs(x.args[1:], &optSpec{long: kinds("project_id=", "location=", "format=", "max_rows=", "parameter=", "destination_table=", "dataset_id=")})
+	if p.operand(0) != "query" {
+		return
+	}
+	for _, w := range p.operands[1:] {
+		if h, ok := scanSQL(w.Value); ok {
+			k.sqlFinding(x, h)
+			return
+		}
+	}
+}
+
+// frameworkResets are the framework commands that drop or wipe the whole
+// database, as the words that follow the program (after "artisan" or
+// "bin/console" for PHP).
+var frameworkResets = map[string][][]string{
+	"artisan":   {{"migrate:fresh"}, {"migrate:reset"}, {"migrate:refresh"}, {"db:wipe"}},
+	"console":   {{"doctrine:database:drop"}, {"doctrine:schema:drop"}},
+	"sequelize": {{"db:drop"}, {"db:migrate:undo:all"}},
+	"typeorm":   {{"schema:drop"}},
+	"mix":       {{"ecto.drop"}, {"ecto.reset"}},
+	"alembic":   {{"downgrade", "base"}},
+}
+
+// frameworkReset: php artisan migrate:fresh, doctrine:database:drop,
+// sequelize db:drop, typeorm schema:drop, mix ecto.reset, alembic
+// downgrade base.
+func (k *checker) frameworkReset(x cmdCtx) {
+	name, args := x.name, values(x.args[1:])
+	if name == "php" || name == "symfony" {
+		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			return
+		}
+		name, args = baseName(args[0]), args[1:]
+	}
+	name = strings.TrimSuffix(name, "-cli")
+	var ops []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			ops = append(ops, strings.ToLower(a))
+		}
+	}
+	for _, want := range frameworkResets[name] {
+		if len(ops) >= len(want) && slices.Equal(ops[:len(want)], want) {
+			k.ask(x, "db.framework-reset", catDB,
+				strings.Join(want, " ")+" drops or wipes the database, deleting all its data",
+				"Run the forward migrations only (`migrate`), or ask the user")
 			k.protect("")
 			return
 		}

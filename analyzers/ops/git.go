@@ -35,22 +35,24 @@ func init() {
 	register((*checker).gitFilterRepo, "git-filter-repo")
 	register((*checker).gh, "gh")
 	gitSubs = map[string]gitSub{
-		"reset":         (*checker).gitReset,
-		"clean":         (*checker).gitClean,
-		"checkout":      (*checker).gitCheckout,
-		"restore":       (*checker).gitRestore,
-		"switch":        (*checker).gitSwitch,
-		"stash":         (*checker).gitStash,
-		"branch":        (*checker).gitBranch,
-		"push":          (*checker).gitPush,
-		"reflog":        (*checker).gitReflog,
-		"gc":            (*checker).gitGC,
-		"prune":         (*checker).gitPrune,
-		"filter-branch": (*checker).gitFilterBranch,
-		"filter-repo":   (*checker).gitFilterBranch,
-		"update-ref":    (*checker).gitUpdateRef,
-		"worktree":      (*checker).gitWorktree,
-		"rm":            (*checker).gitRm,
+		"reset":          (*checker).gitReset,
+		"clean":          (*checker).gitClean,
+		"checkout":       (*checker).gitCheckout,
+		"restore":        (*checker).gitRestore,
+		"switch":         (*checker).gitSwitch,
+		"stash":          (*checker).gitStash,
+		"branch":         (*checker).gitBranch,
+		"push":           (*checker).gitPush,
+		"reflog":         (*checker).gitReflog,
+		"gc":             (*checker).gitGC,
+		"prune":          (*checker).gitPrune,
+		"filter-branch":  (*checker).gitFilterBranch,
+		"filter-repo":    (*checker).gitFilterBranch,
+		"update-ref":     (*checker).gitUpdateRef,
+		"worktree":       (*checker).gitWorktree,
+		"rm":             (*checker).gitRm,
+		"read-tree":      (*checker).gitReadTree,
+		"checkout-index": (*checker).gitCheckoutIndex,
 	}
 }
 
@@ -188,7 +190,8 @@ func (k *checker) gitClean(x cmdCtx, g *git, args []shell.Word) {
 	if p.has("-n", "--dry-run") {
 		return
 	}
-	noForceNeeded := strings.EqualFold(g.config["clean.requireforce"], "false")
+	v, set := g.config["clean.requireforce"]
+	noForceNeeded := set && gitFalse(v)
 	if p.count("-f", "--force") == 0 && !p.has("-i", "--interactive") && !noForceNeeded {
 		return
 	}
@@ -473,6 +476,41 @@ func (k *checker) gitWorktree(x cmdCtx, g *git, args []shell.Word) {
 	k.ask(x, "git.worktree-force-remove", catGit,
 		"git worktree remove --force deletes the worktree together with its uncommitted changes",
 		"Commit or stash in that worktree first and remove it without --force")
+	k.protect(g.repo)
+}
+
+// gitFalse reports a false git boolean ("false", "no", "off", "0", "").
+func gitFalse(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "no", "off", "0", "":
+		return true
+	}
+	return false
+}
+
+// gitReadTree: read-tree -u --reset overwrites the index and working tree
+// like reset --hard.
+func (k *checker) gitReadTree(x cmdCtx, g *git, args []shell.Word) {
+	p := parseArgs(args, &optSpec{short: shorts("muvin"), long: kinds("reset", "prefix=", "index-output=", "exclude-per-directory=", "trivial", "aggressive", "dry-run", "empty", "quiet", "no-sparse-checkout", "recurse-submodules=?"), abbrev: true})
+	if !p.has("-u") || !p.has("--reset") || p.has("-n", "--dry-run") {
+		return
+	}
+	k.ask(x, "git.reset-hard", catGit,
+		"git read-tree -u --reset overwrites the index and working tree, and uncommitted changes are lost",
+		"Run `git stash` first (or commit); ask the user before discarding their work")
+	k.protect(g.repo)
+}
+
+// gitCheckoutIndex: checkout-index -f overwrites working-tree files from
+// the index.
+func (k *checker) gitCheckoutIndex(x cmdCtx, g *git, args []shell.Word) {
+	p := parseArgs(args, &optSpec{short: shorts("uqafn"), long: kinds("index", "quiet", "all", "force", "no-create", "prefix=", "stage=", "temp", "ignore-skip-worktree-bits", "stdin", "z"), abbrev: true})
+	if !p.has("-f", "--force") {
+		return
+	}
+	k.ask(x, "git.checkout-discard", catGit,
+		"git checkout-index --force overwrites working-tree files and their uncommitted changes are lost",
+		"Look at `git diff` first and `git stash` what should be kept")
 	k.protect(g.repo)
 }
 

@@ -127,7 +127,7 @@ func (e *env) abs(v, cwd string) string {
 // systemWrite reports whether writing p writes the system: under a system
 // root, except temp roots and device nodes (/dev/null is not a file).
 func (e *env) systemWrite(p string) bool {
-	return p != "" && e.underSystem(p) && !paths.Under(p, "/dev")
+	return p != "" && e.underSystem(p) && !under(p, "/dev")
 }
 
 // forkBomb denies a called function that runs two copies of itself at

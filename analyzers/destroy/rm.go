@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -79,9 +78,9 @@ func (a *run) judgeWipe(c *shell.Command, t target) {
 // the delete is find's.
 func (a *run) judgeDelete(c *shell.Command, t target, via string) {
 	cls := a.env.classify(t)
-	what := quote(c)
-	if via != "" {
-		what = via
+	what := via
+	if what == "" && cls != clsTemp && cls != clsHomeCache && cls != clsProjectSub {
+		what = quote(c)
 	}
 	switch cls {
 	case clsRoot, clsSystem, clsHome, clsOtherHome:
@@ -101,6 +100,9 @@ func (a *run) judgeDelete(c *shell.Command, t target, via string) {
 		why := a.recoverable(t.base)
 		if why == "" {
 			return
+		}
+		if what == "" {
+			what = quote(c)
 		}
 		a.ask("rm.project-subtree", what+" needs confirmation: it deletes "+t.abs+" and "+why+
 			". Commit or move what must be kept first, or delete only the files you mean.")
@@ -123,10 +125,10 @@ func (a *run) rootDelete(c *shell.Command, t target, cwd string) {
 	e := &a.env
 	bare := t.wipe && t.base == cwd
 	switch {
-	case t.base == "/" && (!t.glob || t.wipe), bare, e.home != "" && paths.Under(e.home, t.base) && (!t.glob || t.wipe):
+	case t.base == "/" && (!t.glob || t.wipe), bare, e.home != "" && under(e.home, t.base) && (!t.glob || t.wipe):
 		a.deny("rm.catastrophic", quote(c)+" was refused: it deletes "+e.describe(t, e.classify(t))+
 			", which even the root helper must never do. Name the specific directory to remove.")
-	case e.project != "" && paths.Under(e.project, t.base) && (!t.glob || t.wipe):
+	case e.project != "" && under(e.project, t.base) && (!t.glob || t.wipe):
 		a.deny("rm.project-folder", quote(c)+" was refused: it deletes "+e.describe(t, clsProject)+
 			", the work you are here to help with. Delete specific files or subdirectories by name.")
 	}

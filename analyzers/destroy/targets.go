@@ -78,12 +78,19 @@ var Artifacts = []string{
 }
 
 // authNames are base names of credential files: deleting one is tagged
-// "protected" even inside the project.
-var authNames = []string{
-	".env", ".env.*", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
-	"id_rsa", "id_rsa.pub", "id_ed25519", "id_ecdsa", "id_dsa", "*.pem",
-	"*.key", "*.p12", "credentials", "authorized_keys", "known_hosts",
-	"shadow", "passwd", "sudoers",
+// "protected" even inside the project. So are .env.* and *.pem, *.key,
+// *.p12 (see isAuthFile).
+var authNames = map[string]bool{
+	".env": true, ".netrc": true, ".npmrc": true, ".pypirc": true, ".git-credentials": true,
+	"id_rsa": true, "id_rsa.pub": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,
+	"credentials": true, "authorized_keys": true, "known_hosts": true,
+	"shadow": true, "passwd": true, "sudoers": true,
+}
+
+// isAuthFile reports whether a base name is a credential file's.
+func isAuthFile(base string) bool {
+	return authNames[base] || strings.HasPrefix(base, ".env.") ||
+		strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || strings.HasSuffix(base, ".p12")
 }
 
 // class is what a delete target is, from worst to mildest.
@@ -124,6 +131,8 @@ type target struct {
 type env struct {
 	home, project string
 	root          bool
+	// caches are HomeCaches made absolute, on first use.
+	caches []string
 }
 
 // resolve turns a word into a target against the command's cwd ("" when a
@@ -191,6 +200,18 @@ func (e *env) otherHome(v string) string {
 	return h
 }
 
+// under is [paths.Under] without building root+"/" on every call (it runs
+// for every list entry on every operand).
+func under(p, root string) bool {
+	if root == "" || p == "" {
+		return false
+	}
+	return root == "/" || p == root || len(p) > len(root) && p[len(root)] == '/' && strings.HasPrefix(p, root)
+}
+
+// strictlyUnder is [paths.StrictlyUnder] without the allocation.
+func strictlyUnder(p, root string) bool { return p != root && under(p, root) }
+
 // hasMeta reports whether s has glob pattern characters.
 func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
 
@@ -231,24 +252,24 @@ func (e *env) classify(t target) class {
 	switch {
 	case p == "/":
 		return clsRoot
-	case e.home != "" && paths.Under(e.home, p):
+	case e.home != "" && under(e.home, p):
 		return clsHome
 	case isSystem(p):
 		return clsSystem
 	case e.isOtherHome(p):
 		return clsOtherHome
-	case e.project != "" && paths.Under(e.project, p):
+	case e.project != "" && under(e.project, p):
 		return clsProject
-	case e.project != "" && paths.Under(p, e.project+"/.git"):
+	case e.project != "" && under(p, e.project+"/.git"):
 		if p == e.project+"/.git" || t.wipe || isGitCore(strings.TrimPrefix(p, e.project+"/.git/")) {
 			return clsProjectGit
 		}
 		return clsProjectSub
-	case e.project != "" && paths.Under(p, e.project):
+	case e.project != "" && under(p, e.project):
 		return clsProjectSub
 	case underTemp(p, t.wipe):
 		return clsTemp
-	case e.home != "" && paths.Under(p, e.home):
+	case e.home != "" && under(p, e.home):
 		if e.isHomeCache(p) {
 			return clsHomeCache
 		}
@@ -299,7 +320,7 @@ func isSystem(p string) bool {
 // temp roots, users' homes (/home/x/…, /Users/x/…, the caller's home) and
 // the project.
 func (e *env) underSystem(p string) bool {
-	if underTemp(p, true) || e.home != "" && paths.Under(p, e.home) || e.project != "" && paths.Under(p, e.project) {
+	if underTemp(p, true) || e.home != "" && under(p, e.home) || e.project != "" && under(p, e.project) {
 		return false
 	}
 	for _, h := range []string{"/home/", "/Users/"} {
@@ -308,7 +329,7 @@ func (e *env) underSystem(p string) bool {
 		}
 	}
 	for _, s := range SystemRoots {
-		if paths.Under(p, s) {
+		if under(p, s) {
 			return true
 		}
 	}
@@ -336,7 +357,7 @@ func isGitCore(rel string) bool {
 // when wipe (its contents only) is set.
 func underTemp(p string, wipe bool) bool {
 	for _, r := range TempRoots {
-		if paths.StrictlyUnder(p, r) || (wipe && p == r) {
+		if strictlyUnder(p, r) || (wipe && p == r) {
 			return true
 		}
 	}
@@ -345,8 +366,17 @@ func underTemp(p string, wipe bool) bool {
 
 // isHomeCache reports whether p is a cache under home.
 func (e *env) isHomeCache(p string) bool {
-	for _, c := range HomeCaches {
-		if paths.Under(p, e.home+"/"+c) {
+	if e.home == "" || !strictlyUnder(p, e.home) {
+		return false
+	}
+	if e.caches == nil {
+		e.caches = make([]string, len(HomeCaches))
+		for i, c := range HomeCaches {
+			e.caches[i] = e.home + "/" + c
+		}
+	}
+	for _, c := range e.caches {
+		if under(p, c) {
 			return true
 		}
 	}
@@ -356,10 +386,15 @@ func (e *env) isHomeCache(p string) bool {
 // isArtifact reports whether any element of rel (a path relative to the
 // project, maybe with a glob last element) is build output or a cache.
 func isArtifact(rel string) bool {
-	for _, el := range strings.Split(rel, "/") {
+	for el := range strings.SplitSeq(rel, "/") {
 		for _, a := range Artifacts {
-			if ok, _ := path.Match(a, el); ok {
+			if a == el {
 				return true
+			}
+			if hasMeta(a) {
+				if ok, _ := path.Match(a, el); ok {
+					return true
+				}
 			}
 		}
 	}
@@ -373,14 +408,11 @@ func (e *env) protected(p string) bool {
 	if p == "" {
 		return false
 	}
-	base := path.Base(p)
-	for _, a := range authNames {
-		if ok, _ := path.Match(a, base); ok {
-			return true
-		}
+	if isAuthFile(path.Base(p)) {
+		return true
 	}
-	inProject := e.project != "" && paths.Under(p, e.project)
-	if e.home != "" && paths.Under(p, e.home) && !inProject && !e.isHomeCache(p) {
+	inProject := e.project != "" && under(p, e.project)
+	if e.home != "" && under(p, e.home) && !inProject && !e.isHomeCache(p) {
 		return true
 	}
 	return p == "/" || e.underSystem(p)

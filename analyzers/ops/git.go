@@ -502,10 +502,10 @@ func (k *checker) gitReadTree(x cmdCtx, g *git, args []shell.Word) {
 }
 
 // gitCheckoutIndex: checkout-index -f overwrites working-tree files from
-// the index.
+// the index (unless --prefix or --temp writes them elsewhere).
 func (k *checker) gitCheckoutIndex(x cmdCtx, g *git, args []shell.Word) {
 	p := parseArgs(args, &optSpec{short: shorts("uqafn"), long: kinds("index", "quiet", "all", "force", "no-create", "prefix=", "stage=", "temp", "ignore-skip-worktree-bits", "stdin", "z"), abbrev: true})
-	if !p.has("-f", "--force") {
+	if !p.has("-f", "--force") || p.has("--prefix", "--temp") {
 		return
 	}
 	k.ask(x, "git.checkout-discard", catGit,

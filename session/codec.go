@@ -50,12 +50,14 @@ type decoder struct {
 	err error
 }
 
-func (d *decoder) uvarint(limit int) int {
+// uvarint reads a length, which must be at most per × the bytes left
+// after it: a string needs its bytes, a list at least a byte per string.
+func (d *decoder) uvarint(per int) int {
 	if d.err != nil {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 || v > uint64(limit) {
+	if n <= 0 || v > uint64(len(d.b)-n)/uint64(per) {
 		d.err = errCodec
 		return 0
 	}
@@ -64,7 +66,7 @@ func (d *decoder) uvarint(limit int) int {
 }
 
 func (d *decoder) string() string {
-	n := d.uvarint(len(d.b))
+	n := d.uvarint(1)
 	if d.err != nil {
 		return ""
 	}
@@ -76,7 +78,7 @@ func (d *decoder) string() string {
 // count reads a list length; each element takes at least minBytes, which
 // bounds the allocation a corrupt blob can ask for.
 func (d *decoder) count(minBytes int) int {
-	return d.uvarint(len(d.b) / minBytes)
+	return d.uvarint(minBytes)
 }
 
 func (d *decoder) done() error {

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // migrations are the schema steps; migration i moves PRAGMA user_version
@@ -116,7 +118,7 @@ func Open(path string, opts Options) (*SQLite, error) {
 		return fail(err)
 	}
 	db := sql.OpenDB(persistWAL{base})
-	if err := migrate(db); err != nil {
+	if err := migrate(db, opts.BusyTimeout); err != nil {
 		db.Close()
 		return fail(err)
 	}
@@ -132,7 +134,7 @@ const AppID = 0x74777374
 // migrate checks the file is a toolwall state file, puts it in WAL mode
 // and brings its schema to len(migrations). It changes nothing in a file
 // that is not a toolwall state file.
-func migrate(db *sql.DB) error {
+func migrate(db *sql.DB, busy time.Duration) error {
 	var (
 		v, app, objects int
 		mode            string
@@ -145,7 +147,7 @@ func migrate(db *sql.DB) error {
 		if err := q.QueryRow(`SELECT user_version, application_id, journal_mode,
 			(SELECT count(*) FROM sqlite_schema)
 			FROM pragma_user_version, pragma_application_id, pragma_journal_mode`).Scan(&v, &app, &mode, &objects); err != nil {
-			return err
+			return fmt.Errorf("reading the schema version: %w", err)
 		}
 		switch {
 		case app == 0 && objects > 0:
@@ -163,13 +165,12 @@ func migrate(db *sql.DB) error {
 	if v == len(migrations) && app == AppID && mode == "wal" {
 		return nil
 	}
-	// Outside a transaction, as SQLite requires; persistent in the file.
-	if _, err := db.Exec(`PRAGMA journal_mode = WAL`); err != nil {
-		return err
+	if err := setWAL(db, busy); err != nil {
+		return fmt.Errorf("setting WAL mode: %w", err)
 	}
 	tx, err := db.Begin()
 	if err != nil {
-		return err
+		return fmt.Errorf("starting the migration: %w", err)
 	}
 	defer tx.Rollback()
 	// Another process may have migrated while we waited for the lock.
@@ -192,6 +193,22 @@ func migrate(db *sql.DB) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// setWAL puts the file in WAL mode. The switch needs an exclusive lock,
+// and SQLite fails at once rather than wait when processes creating the
+// file at the same time each hold a shared lock, so retry with a short
+// random pause until busy has passed.
+func setWAL(db *sql.DB, busy time.Duration) error {
+	deadline := time.Now().Add(busy)
+	for {
+		_, err := db.Exec(`PRAGMA journal_mode = WAL`)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(time.Millisecond + rand.N(4*time.Millisecond))
+	}
 }
 
 // persistWAL opens connections that keep the -wal file when they close

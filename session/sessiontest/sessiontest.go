@@ -63,7 +63,9 @@ func Run(t *testing.T, open func(t *testing.T, opts session.Options) session.Sto
 		}
 		for _, c := range cases {
 			t.Run(strings.TrimSuffix(path.Base(name), ".txt")+"/"+c.name, func(t *testing.T) {
-				c.run(t, open)
+				for _, p := range c.run(func(opts session.Options) session.Store { return open(t, opts) }) {
+					t.Error(p)
+				}
 			})
 		}
 	}
@@ -155,8 +157,9 @@ type clock struct{ now time.Time }
 
 func (c *clock) Now() time.Time { return c.now }
 
-// run runs the case on a new store.
-func (c *scriptCase) run(t *testing.T, open func(*testing.T, session.Options) session.Store) {
+// run runs the case on a new store made by open and returns the
+// mismatches.
+func (c *scriptCase) run(open func(session.Options) session.Store) []string {
 	clk := &clock{now: epoch}
 	opts := session.Options{Now: clk.Now}
 	for _, kv := range c.options {
@@ -175,17 +178,18 @@ func (c *scriptCase) run(t *testing.T, open func(*testing.T, session.Options) se
 			err = fmt.Errorf("unknown option %q", k)
 		}
 		if err != nil {
-			t.Fatalf("options: %v", err)
+			return []string{"options: " + err.Error()}
 		}
 	}
-	st := open(t, opts)
+	st := open(opts)
 	defer st.Close()
 	ctx := context.Background()
+	var problems []string
 	for _, o := range c.ops {
 		if o.args[0] == "clock" {
 			d, err := time.ParseDuration(arg(o.args, 1))
 			if err != nil {
-				t.Fatalf("line %d: %v", o.line, err)
+				return append(problems, fmt.Sprintf("line %d: %v", o.line, err))
 			}
 			clk.now = clk.now.Add(d)
 			continue
@@ -198,7 +202,7 @@ func (c *scriptCase) run(t *testing.T, open func(*testing.T, session.Options) se
 			case errors.Is(err, session.ErrClosed):
 				got = []string{"err:closed"}
 			case errors.Is(err, errScript):
-				t.Fatalf("line %d: %v", o.line, err)
+				return append(problems, fmt.Sprintf("line %d: %v", o.line, err))
 			default:
 				got = []string{"error: " + err.Error()}
 			}
@@ -208,9 +212,10 @@ func (c *scriptCase) run(t *testing.T, open func(*testing.T, session.Options) se
 			want = nil
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("line %d: %s\n got: %q\nwant: %q", o.line, strings.Join(o.args, " "), got, want)
+			problems = append(problems, fmt.Sprintf("line %d: %s\n got: %q\nwant: %q", o.line, strings.Join(o.args, " "), got, want))
 		}
 	}
+	return problems
 }
 
 var errScript = errors.New("bad script")

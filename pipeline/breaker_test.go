@@ -270,3 +270,55 @@ func TestBreakerDefaults(t *testing.T) {
 		t.Errorf("zero durations not defaulted: %+v", b.opts)
 	}
 }
+
+// TestStaleReportsIgnored: a report from a call admitted under an earlier
+// state must not move the current one. A slow call admitted while Closed
+// fails after the breaker has gone Half-Open (it must not re-open it), and
+// a probe whose lease was taken over succeeds while the new probe is in
+// flight (it must not close it).
+func TestStaleReportsIgnored(t *testing.T) {
+	clk := newClock()
+	b := NewBreaker(BreakerOptions{Failures: 1, Cooldown: time.Minute, ProbeTimeout: 10 * time.Second, Now: clk.Now})
+	via := func(tool Tool) *Pipeline {
+		p, _ := NewBuilder().Use(b.Middleware()).Core(tool).Build()
+		return p
+	}
+	ctx := context.Background()
+	slowFail := newGate(&Result{Output: "failed", IsError: true})
+	slowDone := make(chan struct{})
+	go func() { via(slowFail).Execute(ctx, bash("slow", 1)); close(slowDone) }()
+	<-slowFail.started // admitted while Closed
+
+	via(&scripted{next: "fail"}).Execute(ctx, bash("x", 1)) // opens
+	clk.Advance(time.Minute)
+	oldProbe := newGate(&Result{Output: "ok"})
+	oldDone := make(chan struct{})
+	go func() { via(oldProbe).Execute(ctx, bash("probe1", 1)); close(oldDone) }()
+	<-oldProbe.started
+	if b.State("Bash") != HalfOpen {
+		t.Fatalf("state %s, want half-open", b.State("Bash"))
+	}
+
+	close(slowFail.release) // the stale failure from the Closed era
+	<-slowDone
+	if b.State("Bash") != HalfOpen {
+		t.Fatalf("a stale failure moved half-open to %s", b.State("Bash"))
+	}
+
+	clk.Advance(10 * time.Second) // the first probe's lease runs out
+	newProbe := newGate(&Result{Output: "failed", IsError: true})
+	newDone := make(chan struct{})
+	go func() { via(newProbe).Execute(ctx, bash("probe2", 1)); close(newDone) }()
+	<-newProbe.started
+
+	close(oldProbe.release) // the taken-over probe succeeds late
+	<-oldDone
+	if b.State("Bash") != HalfOpen {
+		t.Fatalf("a taken-over probe's success moved the state to %s", b.State("Bash"))
+	}
+	close(newProbe.release)
+	<-newDone
+	if b.State("Bash") != Open {
+		t.Errorf("the live probe's failure left the state %s, want open", b.State("Bash"))
+	}
+}

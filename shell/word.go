@@ -492,6 +492,7 @@ func stdinOf(rs []Redirect, cwd string) (Stdin, bool) {
 			in = Stdin{Kind: StdinFile, Dynamic: r.Target.Dynamic}
 			if !r.Target.Dynamic {
 				in.Path = abs(r.Target.Value, cwd)
+				in.Dynamic = in.Path == ""
 			}
 		case "<<", "<<-":
 			in = Stdin{Kind: StdinHeredoc, Text: r.Body, Dynamic: r.Target.Dynamic}

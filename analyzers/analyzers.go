@@ -4,6 +4,7 @@ package analyzers
 
 import (
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analyzers/remote"
 	"github.com/toolwall/toolwall/analyzers/secrets"
 	"github.com/toolwall/toolwall/analyzers/ssrf"
 )
@@ -11,6 +12,7 @@ import (
 // All returns the built-in analyzers in the order the gate runs them.
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
+		remote.Analyzer,
 		secrets.Analyzer,
 		ssrf.Analyzer,
 	}

@@ -1,9 +1,21 @@
 // Package analyzers is the registry of toolwall's built-in analyzers; each
-// lives in a package of its own below this one.
+// lives in a package of its own below this one:
+//
+//   - destroy: recursive deletes, the project folder, find -delete,
+//     recursive chmod/chown, fork bombs, mv to /dev/null, disk overwrite
+//     (seed 004 and beyond)
+//   - remote: network content into an interpreter, decoded payloads,
+//     interpreter one-liners; download / exec / egress tags
+//   - secrets: private keys, credentials, auth files: read, sent, deleted
+//   - ops: git work, databases, infrastructure, system control, sudo
+//   - files: the Write, Edit, MultiEdit, NotebookEdit and Read tools
+//   - ssrf: URLs of fetch tools, before DNS
 package analyzers
 
 import (
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analyzers/destroy"
+	"github.com/toolwall/toolwall/analyzers/ops"
 	"github.com/toolwall/toolwall/analyzers/remote"
 	"github.com/toolwall/toolwall/analyzers/secrets"
 	"github.com/toolwall/toolwall/analyzers/ssrf"
@@ -12,8 +24,10 @@ import (
 // All returns the built-in analyzers in the order the gate runs them.
 func All() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
+		destroy.Analyzer,
 		remote.Analyzer,
 		secrets.Analyzer,
+		ops.Analyzer,
 		ssrf.Analyzer,
 	}
 }

@@ -15,6 +15,7 @@ package analyzers
 import (
 	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/analyzers/destroy"
+	"github.com/toolwall/toolwall/analyzers/files"
 	"github.com/toolwall/toolwall/analyzers/ops"
 	"github.com/toolwall/toolwall/analyzers/remote"
 	"github.com/toolwall/toolwall/analyzers/secrets"
@@ -28,6 +29,7 @@ func All() []*analysis.Analyzer {
 		remote.Analyzer,
 		secrets.Analyzer,
 		ops.Analyzer,
+		files.Analyzer,
 		ssrf.Analyzer,
 	}
 }

@@ -19,6 +19,9 @@ type spec struct {
 type option struct {
 	name  string // "d" for -d, "data" for --data
 	value shell.Word
+	// valued is set when the option took a value (--name=v, or a name the
+	// spec says takes one).
+	valued bool
 }
 
 // argv is a command line split the way getopt-style programs split it.
@@ -40,12 +43,13 @@ func (a argv) has(names ...string) bool {
 	return false
 }
 
-// values returns the values of the named options, in order.
+// values returns the values of the named options that took one, in
+// order.
 func (a argv) values(names ...string) []shell.Word {
 	var out []shell.Word
 	for _, o := range a.options {
 		for _, n := range names {
-			if o.name == n {
+			if o.name == n && o.valued {
 				out = append(out, o.value)
 			}
 		}
@@ -79,10 +83,10 @@ func parse(args []shell.Word, sp spec) argv {
 			o := option{name: name}
 			switch {
 			case eq:
-				o.value = sub(w, val)
+				o.value, o.valued = sub(w, val), true
 			case contains(sp.long, name) && i+1 < len(args):
 				i++
-				o.value = args[i]
+				o.value, o.valued = args[i], true
 			}
 			a.options = append(a.options, o)
 		case len(v) > 1 && v[0] == '-':
@@ -90,10 +94,10 @@ func parse(args []shell.Word, sp spec) argv {
 				o := option{name: v[j : j+1]}
 				if strings.IndexByte(sp.short, v[j]) >= 0 {
 					if j+1 < len(v) {
-						o.value = sub(w, v[j+1:])
+						o.value, o.valued = sub(w, v[j+1:]), true
 					} else if i+1 < len(args) {
 						i++
-						o.value = args[i]
+						o.value, o.valued = args[i], true
 					}
 					a.options = append(a.options, o)
 					break

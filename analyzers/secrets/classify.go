@@ -240,6 +240,18 @@ var credentialFiles = []string{
 	".m2/settings-security.xml", ".config/op/config",
 }
 
+// credentialDirComps and credentialFileComps are the lists split into
+// components once.
+var credentialDirComps, credentialFileComps = splitAll(credentialDirs), splitAll(credentialFiles)
+
+func splitAll(list []string) [][]string {
+	out := make([][]string, len(list))
+	for i, s := range list {
+		out[i] = strings.Split(s, "/")
+	}
+	return out
+}
+
 // credentialOnly narrows a credential directory to the files in it that
 // hold credentials; a directory not listed here is credentials throughout.
 var credentialOnly = map[string][]string{
@@ -293,8 +305,8 @@ func classifyDir(c string, rest, before []string, abs bool) (place, bool) {
 	}
 	// Credential directories and files, matched on the components from c on.
 	tail := append([]string{c}, rest...)
-	for _, d := range credentialDirs {
-		dc := strings.Split(d, "/")
+	for i, d := range credentialDirs {
+		dc := credentialDirComps[i]
 		if !matchPrefix(tail, dc) {
 			continue
 		}
@@ -312,8 +324,7 @@ func classifyDir(c string, rest, before []string, abs bool) (place, bool) {
 		}
 		return place{}, true
 	}
-	for _, f := range credentialFiles {
-		fc := strings.Split(f, "/")
+	for _, fc := range credentialFileComps {
 		if len(tail) == len(fc) && matchPrefix(tail, fc) {
 			return place{class: Credential}, true
 		}

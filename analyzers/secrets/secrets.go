@@ -86,6 +86,7 @@ type state struct {
 	r             *analysis.Report
 	home, project string
 	facts         map[*shell.Command]*facts
+	index         map[*shell.Command]int
 	taint         map[string]Class
 	seen          map[string]bool
 	// substituted are secrets read inside $(…), `…` or <(…).
@@ -103,6 +104,10 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	s := &state{
 		call: in.Call, script: in.Script, r: r, home: in.Call.Home, project: project,
 		facts: map[*shell.Command]*facts{}, taint: map[string]Class{}, seen: map[string]bool{},
+		index: map[*shell.Command]int{},
+	}
+	for i, c := range in.Script.Commands {
+		s.index[c] = i
 	}
 	for _, c := range in.Script.Commands {
 		s.examine(c)
@@ -177,8 +182,15 @@ func (s *state) examine(c *shell.Command) {
 			s.read(c, f, w, false)
 		}
 	case interpreters[name]:
-		for _, w := range parse(args, interpreterSpec).operands {
+		a := parse(args, interpreterSpec)
+		for _, w := range a.operands {
 			s.read(c, f, w, false)
+		}
+		for _, w := range a.values("c", "e", "E", "r") {
+			s.readCode(c, f, w.Value)
+		}
+		if c.Stdin.Kind == shell.StdinHeredoc {
+			s.readCode(c, f, c.Stdin.Text)
 		}
 	case grepSpecs[name].short != "" || grepSpecs[name].long != nil:
 		s.grep(c, f, args)
@@ -206,12 +218,20 @@ func (s *state) examine(c *shell.Command) {
 		s.copy(c, f, args)
 	case name == "ln":
 		a := parse(args, spec{short: "St", long: []string{"suffix", "target-directory"}})
-		if a.has("f", "force") && len(a.operands) > 1 {
-			s.overwrite(c, a.operands[len(a.operands)-1], a.operands[0])
+		if len(a.operands) > 1 {
+			link := a.operands[len(a.operands)-1]
+			if a.has("f", "force") {
+				s.overwrite(c, link, a.operands[0])
+			}
+			s.linkTaint(c, a.operands[0], link)
 		}
 	case name == "tee":
 		a := parse(args, spec{long: []string{"output-error"}})
 		for _, w := range a.operands {
+			if strings.HasPrefix(w.Value, "/dev/tcp/") || strings.HasPrefix(w.Value, "/dev/udp/") {
+				f.socket = true
+				continue
+			}
 			if a.has("a", "append") {
 				s.modify(c, w)
 			} else {
@@ -226,6 +246,16 @@ func (s *state) examine(c *shell.Command) {
 		}
 	case name == "find":
 		s.find(c, f)
+	case name == "ssh-keygen":
+		// Generating a key over an existing one asks "Overwrite (y/n)?";
+		// an answer fed on stdin (yes | ssh-keygen …) replaces the key.
+		a := parse(args, spec{short: "abCEfFIJjmMnNOPrtVwYzZ"})
+		fed := c.Stdin.Kind == shell.StdinPipe || c.Stdin.Kind == shell.StdinHeredoc
+		if fed && !a.has("l", "y", "R", "H", "F", "p", "e", "i", "B", "K", "Y", "r", "Q", "c") {
+			for _, w := range a.values("f") {
+				s.overwrite(c, w, shell.Word{})
+			}
+		}
 	case envDumps[name]:
 		f.env = envDump(c)
 	}
@@ -234,6 +264,22 @@ func (s *state) examine(c *shell.Command) {
 	}
 	s.sender(c, f, args)
 	s.reportReads(c, f)
+}
+
+// readCode records the secrets a program text names as string literals
+// or words: python -c, node -e, perl -e, an awk or sed program, a
+// heredoc fed to an interpreter. A token counts when it looks like a path
+// (holds "/", or starts with "." or "~"); only secret classes matter, so
+// ordinary paths in code pass.
+func (s *state) readCode(c *shell.Command, f *facts, code string) {
+	toks := strings.FieldsFunc(code, func(r rune) bool {
+		return strings.ContainsRune(" \t\n\r'\"`()[]{},;=<>|&+:", r)
+	})
+	for _, t := range toks {
+		if strings.ContainsRune(t, '/') || t[0] == '.' || t[0] == '~' {
+			s.read(c, f, shell.Word{Raw: t, Value: t, Prefix: t}, false)
+		}
+	}
 }
 
 // isDeleter reports whether name is in deleters.
@@ -464,7 +510,11 @@ func (s *state) program(c *shell.Command, f *facts, args []shell.Word) {
 		given = given || a.has("e", "expression")
 	}
 	if !given && len(ops) > 0 {
+		s.readCode(c, f, ops[0].Value)
 		ops = ops[1:]
+	}
+	for _, w := range a.values("e", "expression") {
+		s.readCode(c, f, w.Value)
 	}
 	for _, w := range a.values("f", "file") {
 		s.read(c, f, w, false)
@@ -787,6 +837,20 @@ func (s *state) targets(c *shell.Command, ws []shell.Word) []target {
 	return out
 }
 
+// linkTaint marks a link made to a secret as that secret, so a later
+// `cat link` or `curl -T link` is judged like the secret itself.
+func (s *state) linkTaint(c *shell.Command, target, link shell.Word) {
+	t, ok1 := s.resolve(c, target)
+	l, ok2 := s.resolve(c, link)
+	if !ok1 || !ok2 || l.dynamic {
+		return
+	}
+	if cl := s.classOf(t); cl.Secret() {
+		s.taint[l.path] = cl
+		s.taint[l.path+"/"+path.Base(t.path)] = cl
+	}
+}
+
 // destroy reports a deletion of w; rec marks a recursive one, which also
 // destroys every protected file below w.
 func (s *state) destroy(c *shell.Command, w shell.Word, rec bool) {
@@ -1047,7 +1111,7 @@ func (s *state) egress(c *shell.Command) {
 	if f.argsOut && c.Via == "xargs" && c.Parent != nil {
 		sent = append(sent, s.upstream(c.Parent)...)
 	}
-	if f.argsOut && dynamicArgs(c) {
+	if f.argsOut && dynamicArgs(c) || f.stdinOut && c.Stdin.Kind == shell.StdinHeredoc && c.Stdin.Dynamic {
 		sent = append(sent, s.substituted...)
 	}
 	for _, h := range sent {
@@ -1076,14 +1140,43 @@ func (s *state) upstream(c *shell.Command) []hit {
 	var out []hit
 	seen := map[*shell.Command]bool{}
 	for u := c.Stdin.From; u != nil && !seen[u]; u = u.Stdin.From {
-		seen[u] = true
-		if uf := s.facts[u]; uf != nil {
-			out = append(out, uf.reads...)
-			out = append(out, uf.stdin...)
-			if uf.env {
-				out = append(out, hit{path: envPath, class: Credential})
+		for _, m := range s.group(u) {
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			if uf := s.facts[m]; uf != nil {
+				out = append(out, uf.reads...)
+				out = append(out, uf.stdin...)
+				if uf.env {
+					out = append(out, hit{path: envPath, class: Credential})
+				}
 			}
 		}
+	}
+	return out
+}
+
+// group returns u and the commands of the same pipeline stage before it:
+// the shell reader links a pipe to the last command of a ( … ) or { … }
+// stage only, and every command of that stage writes into the pipe. The
+// stage's commands share u's Pipeline and Piped and come right before it
+// (commands nested in $(…) and the like are skipped over).
+func (s *state) group(u *shell.Command) []*shell.Command {
+	out := []*shell.Command{u}
+	i, ok := s.index[u]
+	if !ok {
+		return out
+	}
+	for j := i - 1; j >= 0; j-- {
+		m := s.script.Commands[j]
+		if m.Depth != u.Depth || m.Via != u.Via {
+			continue
+		}
+		if m.Pipeline != u.Pipeline || m.Piped != u.Piped || m.Piped < 2 {
+			break
+		}
+		out = append(out, m)
 	}
 	return out
 }

@@ -40,9 +40,12 @@ func verdict(r *analysis.Report) toolwall.Action {
 	return a
 }
 
+// command decodes a command cell: a two-character \n stands for a newline.
+func command(cell string) string { return strings.ReplaceAll(cell, `\n`, "\n") }
+
 func TestCommands(t *testing.T) {
 	for _, row := range rows(t, "testdata/commands.tsv", 3) {
-		want, rule, cmd := row[0], row[1], row[2]
+		want, rule, cmd := row[0], row[1], command(row[2])
 		t.Run(cmd, func(t *testing.T) {
 			r, err := analyze(t, cmd, toolwall.UserContext)
 			if err != nil {
@@ -76,7 +79,7 @@ func TestCommands(t *testing.T) {
 // (seed 004), even on the commands it denies for the user.
 func TestRootContext(t *testing.T) {
 	for _, row := range rows(t, "testdata/commands.tsv", 3) {
-		r, err := analyze(t, row[2], toolwall.RootContext)
+		r, err := analyze(t, command(row[2]), toolwall.RootContext)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +127,7 @@ func TestReasonQuotes(t *testing.T) {
 
 func FuzzAnalyzer(f *testing.F) {
 	for _, row := range rows(f, "testdata/commands.tsv", 3) {
-		f.Add(row[2])
+		f.Add(command(row[2]))
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
 		start := time.Now()

@@ -145,7 +145,7 @@ func (f *findExpr) exec() findNode {
 	}
 	for ; f.i < len(f.toks); f.i++ {
 		v := f.toks[f.i].Value
-		if v == ";" || (v == "+" && f.i > 0 && strings.Contains(f.toks[f.i-1].Value, "{}")) {
+		if v == ";" || (v == "+" && f.i > 0 && strings.Contains(f.toks[f.i-1].Raw, "{}")) {
 			f.i++
 			break
 		}
@@ -236,7 +236,7 @@ func (a *run) find(c *shell.Command, args []shell.Word) {
 		case deleting && broadDel:
 			a.judgeDelete(c, t, quote(c))
 		}
-		if perming && broadPerm && broad {
+		if perming && broadPerm && (cls == clsRoot || cls == clsSystem || cls == clsHome) && !userPrefix(t.base) {
 			a.deny("perms.recursive-on-root", quote(c)+" was refused: it changes ownership or permissions of every file under "+
 				a.env.describe(t, cls)+", which breaks the system or your account and cannot be undone by hand. Change only the files you mean.")
 		}

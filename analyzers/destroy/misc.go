@@ -161,8 +161,8 @@ func (a *run) forkBomb() {
 // destructive.
 var destructiveProgs = map[string]bool{
 	"rm": true, "dd": true, "shred": true, "wipefs": true, "mkfs": true, "mke2fs": true,
-	"fdisk": true, "sfdisk": true, "sgdisk": true, "parted": true, "chmod": true, "chown": true,
-	"find": true, "mv": true, "unlink": true, "srm": true, "diskutil": true,
+	"fdisk": true, "sfdisk": true, "sgdisk": true, "parted": true, "unlink": true, "srm": true,
+	"diskutil": true, "blkdiscard": true,
 }
 
 // dynamicCommand asks about a command whose program is only known at run

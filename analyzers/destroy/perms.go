@@ -17,7 +17,9 @@ var (
 )
 
 // perms checks chmod, chown and chgrp (n): -R on /, home or a system root
-// is denied (c138–c145); chmod granting execute is tagged.
+// is denied (c138–c145), except the user-owned prefixes (/usr/local,
+// Homebrew's) and other users' homes (chown -R bob /home/bob is a repair);
+// chmod granting execute is tagged.
 func (a *run) perms(c *shell.Command, n string, args []shell.Word) {
 	spec := chownSpec
 	if n == "chmod" {
@@ -48,12 +50,26 @@ func (a *run) perms(c *shell.Command, n string, args []shell.Word) {
 		if !recursive {
 			continue
 		}
-		if cls := a.env.classify(t); cls == clsRoot || cls == clsSystem || cls == clsHome || cls == clsOtherHome {
+		if cls := a.env.classify(t); (cls == clsRoot || cls == clsSystem || cls == clsHome) && !userPrefix(t.base) {
 			a.deny("perms.recursive-on-root", quote(c)+" was refused: it changes "+map[bool]string{true: "permissions", false: "ownership"}[n == "chmod"]+
 				" of everything under "+a.env.describe(t, cls)+", which breaks the system or your account and cannot be undone by hand. "+
 				"Change only the files you mean, inside the project.")
 		}
 	}
+}
+
+// userPrefixes are system paths users commonly own (Homebrew's
+// prefixes): chown -R of them is routine, not a broken system.
+var userPrefixes = []string{"/usr/local", "/opt/homebrew", "/home/linuxbrew"}
+
+// userPrefix reports whether p is inside a userPrefixes entry.
+func userPrefix(p string) bool {
+	for _, u := range userPrefixes {
+		if under(p, u) {
+			return true
+		}
+	}
+	return false
 }
 
 // grantsExec reports whether a chmod mode gives execute permission to

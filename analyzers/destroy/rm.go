@@ -69,7 +69,10 @@ func (a *run) judgeWipe(c *shell.Command, t target) {
 		a.deny("rm.dangerous-target", quote(c)+" was refused: it deletes every file in "+a.env.describe(t, cls)+
 			", which cannot be undone. Delete the specific files you mean by name.")
 	case clsProject:
-		a.judgeDelete(c, target{word: t.word, abs: t.base, base: t.base, glob: true}, "")
+		if why := a.recoverable(t.base); why != "" {
+			a.ask("rm.project-subtree", quote(c)+" needs confirmation: it deletes every file at the top of the project ("+
+				t.abs+") and "+why+". Delete the files you mean by name.")
+		}
 	}
 }
 

@@ -96,6 +96,10 @@ func (k *checker) dispatch(x cmdCtx) {
 		name = strings.ToLower(path.Base(x.args[0].Value))
 	}
 	x.name = name
+	if strings.HasPrefix(x.args[0].Value, "/etc/init.d/") || strings.HasPrefix(x.args[0].Value, "/etc/rc.d/") {
+		k.initScript(x)
+		return
+	}
 	if f, ok := commands[name]; ok {
 		f(k, x)
 		return
@@ -105,8 +109,6 @@ func (k *checker) dispatch(x cmdCtx) {
 		k.python(x)
 	case strings.HasPrefix(name, "iptables"), strings.HasPrefix(name, "ip6tables"):
 		k.iptables(x)
-	case strings.HasPrefix(x.args[0].Value, "/etc/init.d/"), strings.HasPrefix(x.args[0].Value, "/etc/rc.d/"):
-		k.initScript(x)
 	}
 }
 

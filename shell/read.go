@@ -138,7 +138,7 @@ type funcDef struct {
 // newScope returns the scope of a new shell process; variable taint is
 // inherited from parent (an exported HOME reaches the child).
 func newScope(parent *scope) *scope {
-	s := &scope{funcs: map[string]funcDef{}}
+	s := &scope{}
 	if parent != nil {
 		s.homeSet, s.userSet, s.pwdSet = parent.homeSet, parent.userSet, parent.pwdSet
 	}
@@ -439,6 +439,9 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, f frame) {
 	for _, n := range names {
 		fn := &Func{Name: n.Value}
 		w.script.Funcs = append(w.script.Funcs, fn)
+		if f.scope.funcs == nil {
+			f.scope.funcs = map[string]funcDef{}
+		}
 		f.scope.funcs[n.Value] = funcDef{decl: c, src: f.src}
 		savedOut, savedCwd, wasActive := w.out, w.cwd, w.active[n.Value]
 		w.out = &fn.Calls

@@ -15,29 +15,50 @@ const maxBraceWords = 64
 // arg appends the words of one command argument to out, after brace
 // expansion (bash manual §3.5.1) and the conversions of word.
 func (w *walker) arg(x *syntax.Word, f *frame, subs *[]sub, out []Word) []Word {
-	cp := *x
-	if !syntax.SplitBraces(&cp) {
+	braces := false
+	for _, p := range x.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 {
+			braces = true
+		}
+	}
+	if !braces {
 		return append(out, w.word(x, f, subs, true))
 	}
-	raw := rawText(f.src, x)
-	var words []*syntax.Word
-	for e, err := range expand.BracesSeq(nil, &cp) {
-		if err != nil || len(words) == maxBraceWords {
-			one := w.word(x, f, subs, true)
-			if k := strings.IndexByte(one.Value, '{'); k >= 0 && (!one.Dynamic || k < len(one.Prefix)) {
-				one.Prefix = one.Value[:k]
-			}
-			one.Dynamic = true
-			return append(out, one)
+	words, ok := braceWords(x)
+	switch {
+	case len(words) == 0:
+		return append(out, w.word(x, f, subs, true))
+	case !ok:
+		one := w.word(x, f, subs, true)
+		if k := strings.IndexByte(one.Value, '{'); k >= 0 && (!one.Dynamic || k < len(one.Prefix)) {
+			one.Prefix = one.Value[:k]
 		}
-		words = append(words, e)
+		one.Dynamic = true
+		return append(out, one)
 	}
+	raw := rawText(f.src, x)
 	for _, e := range words {
 		one := w.word(joinLits(e), f, subs, true)
 		one.Raw = raw
 		out = append(out, one)
 	}
 	return out
+}
+
+// braceWords returns the brace expansion of x: nil when x has none, ok
+// false when it has more than maxBraceWords words.
+func braceWords(x *syntax.Word) (words []*syntax.Word, ok bool) {
+	cp := &syntax.Word{Parts: x.Parts}
+	if !syntax.SplitBraces(cp) {
+		return nil, true
+	}
+	for e, err := range expand.BracesSeq(nil, cp) {
+		if err != nil || len(words) == maxBraceWords {
+			return words, false
+		}
+		words = append(words, e)
+	}
+	return words, true
 }
 
 // wordBuf accumulates a word's value while tracking what is dynamic.

@@ -12,17 +12,18 @@
 //
 // Rules, by id (deny unless noted):
 //
-//	rm.dangerous-target     recursive rm of /, home, another user's home, a system root or critical system directory (or a glob that reaches one)
+//	rm.dangerous-target     recursive rm of /, home, another user's home, a system root or critical directory, or a glob reaching one;
+//	                        also rm of a pure glob over them without -r (rm -f /etc/*)
 //	rm.no-preserve-root     any rm with --no-preserve-root (also in root context)
-//	rm.catastrophic         root context only: recursive rm of /, a bare glob, home
+//	rm.catastrophic         root context only: recursive rm (or unfiltered find delete) of /, a bare glob, home or an ancestor
 //	rm.project-folder       wiping the project folder, an ancestor of it, or its .git (also in root context)
 //	rm.project-subtree      ask: recursive delete of a project subtree git cannot restore
 //	rm.home-subtree         ask: recursive delete in home outside the project and caches
 //	rm.outside-project      ask: recursive delete of another absolute path (/srv/data, /etc/x, /tmp itself)
 //	rm.dynamic-target       ask: recursive delete of a target known only at run time
-//	rm.dynamic-command      ask: a command word known only at run time with destructive-looking arguments
+//	rm.dynamic-command      ask: a command word known only at run time that names rm/dd/mkfs… or targets /, home, a system root
 //	find.delete-broad-root  find -delete / -exec rm|shred|unlink from /, home or a system root
-//	perms.recursive-on-root chmod/chown/chgrp -R on /, home or a system root (also via find -exec)
+//	perms.recursive-on-root chmod/chown/chgrp -R on /, home or a system root (also via find -exec); not /usr/local
 //	fork-bomb               a called function that runs two copies of itself at once
 //	mv.to-devnull           mv of /, home, a system root or the project onto /dev/null
 //	disk.overwrite          dd of=, redirects, cp, tee, shred, blkdiscard, ddrescue, badblocks -w onto a block device

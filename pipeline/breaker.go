@@ -85,8 +85,8 @@ type Breaker struct {
 	opts BreakerOptions
 
 	mu    sync.Mutex
-	tools map[string]*health
-	seq   uint64 // last probe id handed out
+	tools map[string]*health // at most MaxTracked
+	seq   uint64             // last generation or probe id handed out
 }
 
 // health is one tool's breaker.
@@ -94,7 +94,7 @@ type health struct {
 	state      State
 	failures   int       // consecutive, while Closed
 	openUntil  time.Time // while Open
-	gen        uint64    // bumped on every state change
+	gen        uint64    // unique per state entered (from Breaker.seq)
 	probe      uint64    // live probe's id while HalfOpen, 0 when none
 	probeUntil time.Time // end of the live probe's lease
 }
@@ -198,7 +198,11 @@ func (b *Breaker) admit(tool string) (ticket, bool) {
 	defer b.mu.Unlock()
 	h := b.tools[tool]
 	if h == nil {
-		h = &health{}
+		if !b.room() {
+			return ticket{}, true // untracked: admitted, its report ignored
+		}
+		b.seq++
+		h = &health{gen: b.seq}
 		b.tools[tool] = h
 	}
 	now := b.opts.Now()
@@ -206,8 +210,8 @@ func (b *Breaker) admit(tool string) (ticket, bool) {
 		if now.Before(h.openUntil) {
 			return ticket{}, false
 		}
-		h.state, h.probe = HalfOpen, 0
-		h.gen++
+		b.seq++
+		h.state, h.probe, h.gen = HalfOpen, 0, b.seq
 	}
 	if h.state == HalfOpen {
 		if h.probe != 0 && now.Before(h.probeUntil) {
@@ -224,14 +228,15 @@ func (b *Breaker) report(tool string, t ticket, o outcome) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	h := b.tools[tool]
-	if h.gen != t.gen || h.probe != t.probe {
+	if h == nil || h.gen != t.gen || h.probe != t.probe {
 		return // admitted under an earlier state, or a probe whose lease was taken over
 	}
 	switch {
 	case o == outcomeNeutral:
 		h.probe = 0
 	case h.state == HalfOpen && o == outcomeSuccess:
-		*h = health{gen: h.gen + 1}
+		b.seq++
+		*h = health{gen: b.seq}
 	case h.state == HalfOpen:
 		b.open(h)
 	case o == outcomeSuccess:
@@ -244,6 +249,27 @@ func (b *Breaker) report(tool string, t ticket, o outcome) {
 	}
 }
 
+// MaxTracked bounds how many tool names a breaker tracks. Tool names come
+// from the model, so a made-up name must not grow memory without end.
+const MaxTracked = 1024
+
+// room reports whether a new tool can be tracked, first forgetting tools
+// that are Closed with a clean count (the state of an untracked tool).
+// When every tracked tool is failing, open or probing, a new tool is not
+// tracked: it is admitted and its outcomes are not counted.
+func (b *Breaker) room() bool {
+	if len(b.tools) < MaxTracked {
+		return true
+	}
+	for name, h := range b.tools {
+		if h.state == Closed && h.failures == 0 {
+			delete(b.tools, name)
+		}
+	}
+	return len(b.tools) < MaxTracked
+}
+
 func (b *Breaker) open(h *health) {
-	*h = health{state: Open, openUntil: b.opts.Now().Add(b.opts.Cooldown), gen: h.gen + 1}
+	b.seq++
+	*h = health{state: Open, openUntil: b.opts.Now().Add(b.opts.Cooldown), gen: b.seq}
 }

@@ -322,3 +322,35 @@ func TestStaleReportsIgnored(t *testing.T) {
 		t.Errorf("the live probe's failure left the state %s, want open", b.State("Bash"))
 	}
 }
+
+// TestBreakerBoundsTrackedTools: made-up tool names do not grow the
+// breaker without end, and clean entries make room for new ones.
+func TestBreakerBoundsTrackedTools(t *testing.T) {
+	b := NewBreaker(DefaultBreakerOptions())
+	ctx := context.Background()
+	failing, _ := NewBuilder().Use(b.Middleware()).Core(&scripted{next: "fail"}).Build()
+	healthy, _ := NewBuilder().Use(b.Middleware()).Core(&scripted{next: "ok"}).Build()
+	call := func(p *Pipeline, tool string) {
+		req := bash("x", 1)
+		req.Call.Tool = tool
+		p.Execute(ctx, req)
+	}
+	for i := range 2 * MaxTracked {
+		call(failing, "made-up-"+strconv.Itoa(i))
+	}
+	if n := len(b.tools); n > MaxTracked {
+		t.Fatalf("tracking %d tools, bound %d", n, MaxTracked)
+	}
+	b = NewBreaker(DefaultBreakerOptions())
+	failing, _ = NewBuilder().Use(b.Middleware()).Core(&scripted{next: "fail"}).Build()
+	healthy, _ = NewBuilder().Use(b.Middleware()).Core(&scripted{next: "ok"}).Build()
+	for i := range MaxTracked {
+		call(healthy, "ok-"+strconv.Itoa(i))
+	}
+	for range 3 {
+		call(failing, "Bash")
+	}
+	if b.State("Bash") != Open {
+		t.Errorf("a full table of clean entries kept Bash untracked: %s", b.State("Bash"))
+	}
+}

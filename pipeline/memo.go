@@ -66,6 +66,7 @@ type memo struct {
 	byKey map[memoKey]*list.Element
 }
 
+// Execute serves a live entry or runs next and stores what may be cached.
 func (m *memo) Execute(ctx context.Context, req *Request) (*Result, error) {
 	canon, ok := canonicalJSON(req.Call.Input)
 	if !ok {

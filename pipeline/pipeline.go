@@ -141,6 +141,7 @@ type OrderError struct {
 	ShieldPos, OtherPos int
 }
 
+// Error names the rule, both layers and what the rule is for.
 func (e *OrderError) Error() string {
 	var want string
 	switch e.Rule {

@@ -64,6 +64,7 @@ type shieldLayer struct {
 	recent []toolwall.RecentCall // oldest first, at most RecentSize
 }
 
+// Execute judges a watched call, runs what is admitted and records it.
 func (l *shieldLayer) Execute(ctx context.Context, req *Request) (*Result, error) {
 	if !l.watched[req.Call.Tool] {
 		return l.next.Execute(ctx, req)

@@ -63,6 +63,34 @@ func BenchmarkOpenAppendHistory(b *testing.B) {
 	}
 }
 
+// BenchmarkOpenHistory is the PreToolUse hook's read path: open, read a
+// 20-record history and the refusal count, close.
+func BenchmarkOpenHistory(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "state.db")
+	st, err := session.Open(path, session.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fill(b, st, "s", session.DefaultCalls)
+	st.Close()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		st, err := session.Open(path, session.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		h, err := st.History(ctx, "s", session.DefaultWindow())
+		if err != nil || len(h) != session.DefaultCalls {
+			b.Fatalf("History: %d records, %v", len(h), err)
+		}
+		if _, err := st.Refusals(ctx, "s", "rm.root /", session.DefaultWindow()); err != nil {
+			b.Fatal(err)
+		}
+		st.Close()
+	}
+}
+
 // BenchmarkOpenClose is the fixed cost of opening the state file.
 func BenchmarkOpenClose(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "state.db")

@@ -27,10 +27,12 @@
 // insert. Sessions with no write for [Options.Retention] (default 7 days)
 // are deleted by [Store.Prune], which writes also run opportunistically at
 // most once per [Options.PruneEvery] (default 1 hour). A record's size is
-// bounded too (see [MaxInputLen], [MaxFieldLen], [MaxList]), so the SQLite
-// file stays within roughly (active sessions) × (Calls × 10 KiB +
-// Refusals × 1 KiB) in the worst case, and a few hundred bytes per record
-// in practice.
+// bounded too ([MaxInputLen], [MaxFieldLen], [MaxList]): at most about
+// 134 KiB (4 KiB input, 1 KiB each for tool and summary, 32 effects of
+// 3 KiB, 32 rule ids of 1 KiB), a few hundred bytes in practice. So a
+// session holds at most about 2.7 MiB of records and 64 KiB of refusals,
+// and the file holds that times the sessions written in the retention
+// period; the SQLite write-ahead log is kept under 1 MiB.
 //
 // # Failure
 //

@@ -26,6 +26,8 @@ const (
 	ToolMultiEdit = "MultiEdit"
 	ToolRead      = "Read"
 	ToolWebFetch  = "WebFetch"
+	// ToolNotebookEdit edits a Jupyter notebook; its path is "notebook_path".
+	ToolNotebookEdit = "NotebookEdit"
 )
 
 // RecentCall is one admitted watched call as (tool, turn), as the pipeline
@@ -100,7 +102,7 @@ func (c Call) IsRoot() bool { return c.Context == RootContext }
 // tools, else the tool name. At most 200 bytes.
 func (c Call) Summary() string {
 	s := c.Tool
-	for _, f := range []string{"command", "file_path", "url", "path"} {
+	for _, f := range []string{"command", "file_path", "notebook_path", "url", "path"} {
 		if v, ok := c.Field(f); ok {
 			s = c.Tool + " " + v
 			if f == "command" {

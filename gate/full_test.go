@@ -131,3 +131,25 @@ func BenchmarkEvaluateWithMemory(b *testing.B) {
 		g.Evaluate(ctx, call)
 	}
 }
+
+// TestRelaxedReading: a command bash cannot parse is at least asked
+// about; when a zsh-style brace spacing makes it parse and it is
+// dangerous, the stricter verdict wins.
+func TestRelaxedReading(t *testing.T) {
+	g := fullGate(nil)
+	for _, tt := range []struct {
+		cmd   string
+		want  toolwall.Action
+		rules string
+	}{
+		{":(){:|:&};:", toolwall.Deny, "fork-bomb shell.parse-error"},
+		{"b(){b|b&};b", toolwall.Deny, "fork-bomb shell.parse-error"},
+		{"echo '{x", toolwall.Ask, "shell.parse-error"},
+		{"f(){echo hi;}; f )", toolwall.Ask, "shell.parse-error"},
+	} {
+		v := g.Evaluate(context.Background(), bashCall(tt.cmd))
+		if v.Action != tt.want || strings.Join(v.Rules(), " ") != tt.rules {
+			t.Errorf("%q: %v %v, want %v %s", tt.cmd, v.Action, v.Rules(), tt.want, tt.rules)
+		}
+	}
+}

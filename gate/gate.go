@@ -171,15 +171,18 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 // and every analyzer watching the tool.
 func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
 	in := &analysis.Input{Call: call}
+	var findings []toolwall.Finding
 	if call.Tool == toolwall.ToolBash {
 		script, f := g.read(call)
 		if f != nil {
-			return []toolwall.Finding{*f}, nil, nil
+			findings = append(findings, *f)
+		}
+		if script == nil {
+			return findings, nil, nil
 		}
 		in.Script = script
 	}
 	rep := &analysis.Report{}
-	var findings []toolwall.Finding
 	for _, a := range g.byTool[call.Tool] {
 		if err := ctx.Err(); err != nil {
 			findings = append(findings, toolwall.Finding{
@@ -215,8 +218,11 @@ func internalFinding(detail string) toolwall.Finding {
 	}
 }
 
-// read parses a Bash call. A malformed input, a syntax error or a limit
-// breach comes back as the single finding that decides the call.
+// read parses a Bash call. A malformed input or a limit breach comes back
+// as the single finding that decides the call (no script). A syntax error
+// comes back as an ask finding, with the script of a relaxed reading when
+// one parses (see relaxBraces), so that what another shell would run is
+// still judged.
 func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 	cmd, ok := call.Command()
 	if !ok {
@@ -239,11 +245,17 @@ func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 			Reason: fmt.Sprintf("The command was refused because it is too large or too deeply nested to check (%v). Split it into smaller commands or write it to a script file you can show the user.", err),
 		}
 	case errors.As(err, &syn):
-		return nil, &toolwall.Finding{
+		f := &toolwall.Finding{
 			Analyzer: "shell", Rule: "shell.parse-error", Category: "input",
 			Score: 0.6, Action: toolwall.Ask,
 			Reason: fmt.Sprintf("The command does not parse as shell (%v), so toolwall cannot see what it would run; a human has to look. Fix the quoting or syntax and retry.", syn.Err),
 		}
+		if alt := relaxBraces(cmd); alt != cmd {
+			if script, err := shell.Read(alt, opts); err == nil {
+				return script, f
+			}
+		}
+		return nil, f
 	case err != nil:
 		return nil, &toolwall.Finding{
 			Analyzer: "shell", Rule: "gate.internal-error", Category: "internal",
@@ -310,4 +322,45 @@ func reason(v toolwall.Verdict) string {
 		return fmt.Sprintf("risk score %.2f is in the %s band", v.Score, v.Band)
 	}
 	return strings.Join(parts, " Also: ")
+}
+
+// relaxBraces respaces unquoted braces the way zsh tolerates them and bash
+// does not: "{" glued to the next word gets a space after it, "}" glued to
+// the previous word gets "; " before it. It is only used on a command that
+// does not parse as bash, to judge what a zsh user's shell would run
+// (":(){:|:&};:" is a fork bomb there); the result can only make the
+// verdict stricter, never pass the call.
+func relaxBraces(cmd string) string {
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' && i+1 < len(cmd) {
+				b.WriteByte(c)
+				i++
+				c = cmd[i]
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\' && i+1 < len(cmd):
+			b.WriteByte(c)
+			i++
+			c = cmd[i]
+		case c == '{' && i+1 < len(cmd) && !strings.ContainsRune(" \t\n}", rune(cmd[i+1])) && (i == 0 || cmd[i-1] != '$'):
+			b.WriteString("{ ")
+			continue
+		case c == '}' && i > 0 && cmd[i-1] == '&':
+			b.WriteString(" }")
+			continue
+		case c == '}' && i > 0 && !strings.ContainsRune(" \t\n;{", rune(cmd[i-1])):
+			b.WriteString("; }")
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

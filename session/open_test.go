@@ -287,3 +287,28 @@ func TestDefaultPath(t *testing.T) {
 		t.Errorf("DefaultPath with nothing set = %q, want an error", got)
 	}
 }
+
+// TestOpenCurrentWritesNothing checks the fast path: opening and closing a
+// store whose schema is current leaves the file as it was (no migration,
+// no mode switch).
+func TestOpenCurrentWritesNothing(t *testing.T) {
+	path := openSetup(t, t.TempDir(), "current")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := session.Open(path, session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Turn(context.Background(), "s"); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("opening a current store changed the file")
+	}
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() != 0 {
+		t.Errorf("write-ahead log after close: %v, %v; want kept and empty", fi, err)
+	}
+}

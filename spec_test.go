@@ -1,0 +1,100 @@
+package toolwall_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analyzers"
+	"github.com/toolwall/toolwall/eval"
+	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/session"
+)
+
+const specCopy = "testdata/spec/cases.jsonl"
+
+// disputed reads testdata/spec/disputed.txt: id → reason.
+func disputed(t *testing.T) map[string]string {
+	t.Helper()
+	f, err := os.Open("testdata/spec/disputed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		id, why, ok := strings.Cut(line, "\t")
+		if !ok || strings.TrimSpace(why) == "" {
+			t.Fatalf("disputed.txt: %q needs id<TAB>reason", line)
+		}
+		out[id] = why
+	}
+	return out
+}
+
+func newSpecGate(store session.Store) *gate.Gate {
+	return gate.New(gate.Options{Analyzers: analyzers.All(), Store: store})
+}
+
+// TestSpec runs every acceptance case, those with history included, on the
+// full gate: each must reach its expected action and carry its rule id.
+func TestSpec(t *testing.T) {
+	cases, err := eval.ReadFile(specCopy, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := disputed(t)
+	if len(skip) > 5 {
+		t.Errorf("%d disputed cases: the list is for a handful", len(skip))
+	}
+	r := &eval.Runner{
+		Shield: newSpecGate(nil),
+		Fresh:  func() toolwall.Shield { return newSpecGate(session.NewMemory(session.Options{})) },
+	}
+	for _, c := range cases {
+		t.Run(c.ID, func(t *testing.T) {
+			if why, ok := skip[c.ID]; ok {
+				t.Skipf("disputed: %s", why)
+			}
+			ok, v := r.Check(context.Background(), c)
+			if !ok {
+				want := c.Expect
+				if c.Rule != "" {
+					want += " with rule " + c.Rule
+				}
+				t.Errorf("%s\n  expected %s, got %s %v\n  reason: %s\n  commands: %q", c.Display(), want, v.Action, v.Rules(), v.Reason, v.Commands)
+			}
+			if v.Action.Stops() && v.Reason == "" {
+				t.Errorf("%s: %s without a reason", c.Display(), v.Action)
+			}
+		})
+	}
+}
+
+// TestSpecCopyCurrent fails when the shared acceptance file beside the
+// clone differs from the copy under testdata.
+func TestSpecCopyCurrent(t *testing.T) {
+	shared, err := os.ReadFile("../shared/spec/cases.jsonl")
+	if os.IsNotExist(err) {
+		t.Skip("../shared/spec/cases.jsonl not present; nothing to compare")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := os.ReadFile(specCopy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(shared, local) {
+		t.Errorf("%s differs from ../shared/spec/cases.jsonl: refresh the copy (see testdata/spec/README.md)", specCopy)
+	}
+}

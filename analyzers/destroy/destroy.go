@@ -108,6 +108,8 @@ func (a *run) command(c *shell.Command) {
 		a.copyMove(c, n, args)
 	case n == "tee":
 		a.tee(c, args)
+	case n == "rsync":
+		a.rsync(c, args)
 	default:
 		a.disk(c, n, args)
 	}

@@ -24,6 +24,11 @@ var (
 		long: []string{"backup", "compare", "directory", "group", "mode", "owner", "preserve-timestamps", "strip",
 			"strip-program", "suffix", "target-directory", "no-target-directory", "verbose", "context", "help", "version"},
 		longArg: []string{"group", "mode", "owner", "strip-program", "suffix", "target-directory"}}
+	rsyncSpec = optSpec{shortArg: "efTBM@",
+		longArg: []string{"rsh", "rsync-path", "exclude", "include", "filter", "files-from", "exclude-from",
+			"include-from", "password-file", "log-file", "backup-dir", "suffix", "chmod", "chown", "compare-dest",
+			"copy-dest", "link-dest", "temp-dir", "partial-dir", "max-size", "min-size", "timeout", "port",
+			"bwlimit", "block-size", "max-delete", "out-format", "info", "debug", "usermap", "groupmap"}}
 	teeSpec = optSpec{long: []string{"append", "ignore-interrupts", "output-error", "help", "version"}}
 )
 
@@ -77,6 +82,35 @@ func (a *run) copyMove(c *shell.Command, n string, args []shell.Word) {
 				" onto /dev/null throws it away with no way back. Move it to a named backup directory, or leave it in place.")
 		}
 	}
+}
+
+// rsync judges "rsync --delete… SRC… DEST" as a recursive delete of DEST:
+// whatever DEST holds that the sources lack is removed, so an empty source
+// wipes it ("rsync -a --delete empty/ ~/"). A remote DEST (host:path) is
+// not this machine's.
+func (a *run) rsync(c *shell.Command, args []shell.Word) {
+	p := parseArgs(args[1:], rsyncSpec)
+	deletes := false
+	for _, o := range p.opts {
+		deletes = deletes || strings.HasPrefix(o.k, "del")
+	}
+	if !deletes || len(p.operands) < 2 {
+		return
+	}
+	w := p.operands[len(p.operands)-1]
+	if !w.Dynamic && strings.Contains(w.Value, ":") {
+		return
+	}
+	t := a.env.resolve(w, c.Cwd)
+	a.tagDelete(t)
+	if t.dynamic {
+		if !a.env.pinned(w, c.Cwd) {
+			a.ask("rm.dynamic-target", quote(c)+" needs confirmation: --delete removes files from "+w.Raw+
+				", a path only known at run time. Write the literal destination.")
+		}
+		return
+	}
+	a.judgeDelete(c, t, "")
 }
 
 // tee checks tee's output files: a block device is a disk overwrite.

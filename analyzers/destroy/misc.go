@@ -84,33 +84,32 @@ func (a *run) copyMove(c *shell.Command, n string, args []shell.Word) {
 	}
 }
 
-// rsync judges "rsync --delete… SRC… DEST" as a recursive delete of DEST:
-// whatever DEST holds that the sources lack is removed, so an empty source
-// wipes it ("rsync -a --delete empty/ ~/"). A remote DEST (host:path) is
-// not this machine's.
+// rsync denies "rsync --delete… SRC… DEST" when DEST is /, home, a system
+// root or the project: whatever DEST holds that the sources lack is
+// removed, so an empty source wipes it ("rsync -a --delete empty/ ~/").
+// Mirroring into any other directory is ordinary backup work and is not
+// reported; neither is a dry run (-n) or a remote DEST (host:path).
 func (a *run) rsync(c *shell.Command, args []shell.Word) {
 	p := parseArgs(args[1:], rsyncSpec)
 	deletes := false
 	for _, o := range p.opts {
 		deletes = deletes || strings.HasPrefix(o.k, "del")
 	}
-	if !deletes || len(p.operands) < 2 {
+	if !deletes || p.has("n", "dry-run") || len(p.operands) < 2 {
 		return
 	}
 	w := p.operands[len(p.operands)-1]
-	if !w.Dynamic && strings.Contains(w.Value, ":") {
+	if w.Dynamic || strings.Contains(w.Value, ":") {
 		return
 	}
 	t := a.env.resolve(w, c.Cwd)
-	a.tagDelete(t)
 	if t.dynamic {
-		if !a.env.pinned(w, c.Cwd) {
-			a.ask("rm.dynamic-target", quote(c)+" needs confirmation: --delete removes files from "+w.Raw+
-				", a path only known at run time. Write the literal destination.")
-		}
 		return
 	}
-	a.judgeDelete(c, t, "")
+	if cls := a.env.classify(t); cls <= clsProjectGit {
+		a.tagDelete(t)
+		a.judgeDelete(c, t, "")
+	}
 }
 
 // tee checks tee's output files: a block device is a disk overwrite.

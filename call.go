@@ -99,14 +99,20 @@ func (c Call) IsRoot() bool { return c.Context == RootContext }
 
 // Summary is a short one-line description of the call for logs and chain
 // reasons: the command for Bash, the file path or URL for file and web
-// tools, else the tool name. At most 200 bytes.
+// tools, else the tool name. At most 200 bytes. The input is decoded once.
 func (c Call) Summary() string {
 	s := c.Tool
-	for _, f := range []string{"command", "file_path", "notebook_path", "url", "path"} {
-		if v, ok := c.Field(f); ok {
-			s = c.Tool + " " + v
+	var m map[string]json.RawMessage
+	if json.Unmarshal(c.Input, &m) == nil {
+		for _, f := range []string{"command", "file_path", "notebook_path", "url", "path"} {
+			var v string
+			if raw, ok := m[f]; !ok || json.Unmarshal(raw, &v) != nil {
+				continue
+			}
 			if f == "command" {
 				s = v
+			} else {
+				s = c.Tool + " " + v
 			}
 			break
 		}

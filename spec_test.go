@@ -58,7 +58,9 @@ func TestSpec(t *testing.T) {
 	}
 	r := &eval.Runner{
 		Shield: newSpecGate(nil),
-		Fresh:  func() toolwall.Shield { return newSpecGate(session.NewMemory(session.Options{})) },
+		Fresh: func() toolwall.Shield {
+			return newSpecGate(session.NewMemory(session.Options{Calls: gate.ChainWindow.Calls}))
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {

@@ -41,12 +41,19 @@ type Options struct {
 	// verdict then carries the note "chain memory off: …" (single-call
 	// analysis still works).
 	StoreErr error
-	// Window bounds the history chain rules see (default 20 calls, 3
-	// turns: seeds 000 and 003).
+	// Window bounds the history chain rules see (default ChainWindow: 100
+	// calls within 3 turns). Seed 003's window is in turns; the call bound
+	// is wider than seed 000's 20 so that an agent cannot push the first
+	// link of a chain out of memory with a burst of harmless calls. Open
+	// the store with Options.Calls at least this large.
 	Window session.Window
 	// Chains are the chain rules; nil means chain.Rules.
 	Chains []chain.Rule
 }
+
+// ChainWindow is the default history window of chain rules: the last 100
+// executed calls, of those the ones in the last 3 turns (seed 003).
+var ChainWindow = session.Window{Calls: 100, Turns: session.DefaultTurns}
 
 // Gate decides on tool calls. It is safe for concurrent use.
 type Gate struct {
@@ -81,6 +88,9 @@ func New(opts Options) *Gate {
 	}
 	if g.chains == nil {
 		g.chains = chain.Rules
+	}
+	if g.window == (session.Window{}) {
+		g.window = ChainWindow
 	}
 	if g.thresholds == (toolwall.Thresholds{}) {
 		g.thresholds = toolwall.DefaultThresholds()

@@ -1,7 +1,3 @@
-// Package paths holds the small path facts every analyzer shares: making a
-// path absolute against a working directory, cleaning it the way the
-// kernel resolves it lexically, and asking whether one path lies under
-// another. It never touches the file system.
 package paths
 
 import (
@@ -31,7 +27,7 @@ func Under(p, root string) bool {
 	if root == "/" || p == root {
 		return true
 	}
-	return strings.HasPrefix(p, root+"/")
+	return len(p) > len(root) && p[len(root)] == '/' && p[:len(root)] == root
 }
 
 // StrictlyUnder reports whether p is inside root and not root itself.

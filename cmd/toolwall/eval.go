@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/eval"
+	"github.com/toolwall/toolwall/gate"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -42,7 +43,9 @@ Exit status: 0 when every case passed, 4 when some failed, 1 on usage errors.`,
 			}
 			r := &eval.Runner{
 				Shield: newGate(nil, nil),
-				Fresh:  func() toolwall.Shield { return newGate(session.NewMemory(session.Options{}), nil) },
+				Fresh: func() toolwall.Shield {
+					return newGate(session.NewMemory(session.Options{Calls: gate.ChainWindow.Calls}), nil)
+				},
 			}
 			rep, err := r.Run(cmd.Context(), files, cases)
 			if err != nil {

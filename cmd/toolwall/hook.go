@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolwall/toolwall/gate"
 	"github.com/toolwall/toolwall/hook"
 	"github.com/toolwall/toolwall/session"
 )
@@ -67,7 +68,7 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 		}
 		if storeErr == nil {
 			var db *session.SQLite
-			if db, storeErr = session.Open(state, session.Options{}); storeErr == nil {
+			if db, storeErr = session.Open(state, session.Options{Calls: gate.ChainWindow.Calls}); storeErr == nil {
 				store = db
 				defer db.Close()
 			}

@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -13,7 +12,7 @@ import (
 // under another name, subprocess with a list argv) is not seen.
 
 // langRE is a regexp per language, nil where a language has none.
-type langRE map[lang]*regexp.Regexp
+type langRE map[lang]*lazyRE
 
 func (m langRE) match(l lang, s string) bool {
 	re := m[l]
@@ -22,49 +21,49 @@ func (m langRE) match(l lang, s string) bool {
 
 // fetchRE: a network read in the language's standard or common library.
 var fetchRE = langRE{
-	langPython: regexp.MustCompile(`urlopen|urlretrieve|urllib|requests\.(get|post|request|Session)|http\.client|httpx|pycurl|aiohttp|socket\.(socket|create_connection)`),
-	langNode:   regexp.MustCompile(`\bfetch\s*\(|https?\.(get|request)\s*\(|require\s*\(\s*['"]https?['"]|from\s+['"]https?['"]|axios|XMLHttpRequest|net\.connect|import\s*\(\s*['"]https?:`),
-	langPerl:   regexp.MustCompile(`LWP|HTTP::Tiny|IO::Socket|Net::HTTP|getstore|getprint|\bget\s*\(?\s*['"]https?:`),
-	langRuby:   regexp.MustCompile(`open-uri|Net::HTTP|URI\.open|URI\(|URI\.parse|\bopen\s*\(?\s*['"]https?:|HTTParty|Faraday|TCPSocket`),
-	langPHP:    regexp.MustCompile(`(file_get_contents|fopen|readfile|file|copy)\s*\(\s*['"](https?|ftp):|curl_exec|fsockopen|stream_socket_client`),
-	langLua:    regexp.MustCompile(`socket\.http|http\.request|io\.popen\s*\(\s*['"](curl|wget)`),
-	langPwsh:   regexp.MustCompile(`(?i)invoke-webrequest|\biwr\b|invoke-restmethod|\birm\b|net\.webclient|downloadstring|downloaddata|start-bitstransfer`),
+	langPython: lazyRegexp(`urlopen|urlretrieve|urllib|requests\.(get|post|request|Session)|http\.client|httpx|pycurl|aiohttp|socket\.(socket|create_connection)`),
+	langNode:   lazyRegexp(`\bfetch\s*\(|https?\.(get|request)\s*\(|require\s*\(\s*['"]https?['"]|from\s+['"]https?['"]|axios|XMLHttpRequest|net\.connect|import\s*\(\s*['"]https?:`),
+	langPerl:   lazyRegexp(`LWP|HTTP::Tiny|IO::Socket|Net::HTTP|getstore|getprint|\bget\s*\(?\s*['"]https?:`),
+	langRuby:   lazyRegexp(`open-uri|Net::HTTP|URI\.open|URI\(|URI\.parse|\bopen\s*\(?\s*['"]https?:|HTTParty|Faraday|TCPSocket`),
+	langPHP:    lazyRegexp(`(file_get_contents|fopen|readfile|file|copy)\s*\(\s*['"](https?|ftp):|curl_exec|fsockopen|stream_socket_client`),
+	langLua:    lazyRegexp(`socket\.http|http\.request|io\.popen\s*\(\s*['"](curl|wget)`),
+	langPwsh:   lazyRegexp(`(?i)invoke-webrequest|\biwr\b|invoke-restmethod|\birm\b|net\.webclient|downloadstring|downloaddata|start-bitstransfer`),
 	langShell:  nil,
 }
 
 // evalRE: running text as code, or handing it to a shell or process.
 var evalRE = langRE{
-	langPython: regexp.MustCompile(`\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|os\.system|os\.popen|os\.exec|subprocess|__import__\s*\(|pty\.spawn|runpy|\bexec\s+`),
-	langNode:   regexp.MustCompile(`\beval\b|\bFunction\s*\(|child_process|\bvm\b|execSync|spawnSync|\bexec\s*\(|\bspawn\s*\(|import\s*\(\s*['"]data:`),
-	langPerl:   regexp.MustCompile(`\beval\b|\bsystem\b|\bexec\b|\bqx\b|` + "`" + `|\bopen\s*\([^)]*\|`),
-	langRuby:   regexp.MustCompile(`\beval\b|instance_eval|class_eval|module_eval|\bsystem\b|\bexec\b|%x|` + "`" + `|IO\.popen|Open3|\bspawn\b|\bload\b`),
-	langPHP:    regexp.MustCompile(`\beval\s*\(|\bsystem\s*\(|\bexec\s*\(|passthru|shell_exec|\bpopen|proc_open|\bassert\s*\(|\binclude\b|\brequire\b|` + "`"),
-	langLua:    regexp.MustCompile(`loadstring|\bload\s*\(|dofile|os\.execute|io\.popen`),
-	langPwsh:   regexp.MustCompile(`(?i)invoke-expression|\biex\b|scriptblock\]::create|start-process|invoke-command|\|\s*&`),
+	langPython: lazyRegexp(`\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|os\.system|os\.popen|os\.exec|subprocess|__import__\s*\(|pty\.spawn|runpy|\bexec\s+`),
+	langNode:   lazyRegexp(`\beval\b|\bFunction\s*\(|child_process|\bvm\b|execSync|spawnSync|\bexec\s*\(|\bspawn\s*\(|import\s*\(\s*['"]data:`),
+	langPerl:   lazyRegexp(`\beval\b|\bsystem\b|\bexec\b|\bqx\b|` + "`" + `|\bopen\s*\([^)]*\|`),
+	langRuby:   lazyRegexp(`\beval\b|instance_eval|class_eval|module_eval|\bsystem\b|\bexec\b|%x|` + "`" + `|IO\.popen|Open3|\bspawn\b|\bload\b`),
+	langPHP:    lazyRegexp(`\beval\s*\(|\bsystem\s*\(|\bexec\s*\(|passthru|shell_exec|\bpopen|proc_open|\bassert\s*\(|\binclude\b|\brequire\b|` + "`"),
+	langLua:    lazyRegexp(`loadstring|\bload\s*\(|dofile|os\.execute|io\.popen`),
+	langPwsh:   lazyRegexp(`(?i)invoke-expression|\biex\b|scriptblock\]::create|start-process|invoke-command|\|\s*&`),
 	langShell:  nil,
 }
 
 // decodeRE: decoding an encoded blob (base64, hex, zlib, rot13).
 var decodeRE = langRE{
-	langPython: regexp.MustCompile(`b64decode|b32decode|b85decode|decodebytes|base64\.decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|unhexlify|marshal\.loads`),
-	langNode:   regexp.MustCompile(`Buffer\.from\s*\([^)]*['"](base64|hex|base64url)['"]|\batob\s*\(|zlib\.(inflate|gunzip)`),
-	langPerl:   regexp.MustCompile(`decode_base64|unpack\s*\(?\s*['"](m|H)|pack\s*\(?\s*['"]H`),
-	langRuby:   regexp.MustCompile(`Base64\.(decode64|strict_decode64|urlsafe_decode64)|unpack1?\s*\(?\s*['"](m|H)|Zlib::Inflate`),
-	langPHP:    regexp.MustCompile(`base64_decode|gzinflate|gzuncompress|gzdecode|str_rot13|hex2bin|convert_uudecode`),
+	langPython: lazyRegexp(`b64decode|b32decode|b85decode|decodebytes|base64\.decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|unhexlify|marshal\.loads`),
+	langNode:   lazyRegexp(`Buffer\.from\s*\([^)]*['"](base64|hex|base64url)['"]|\batob\s*\(|zlib\.(inflate|gunzip)`),
+	langPerl:   lazyRegexp(`decode_base64|unpack\s*\(?\s*['"](m|H)|pack\s*\(?\s*['"]H`),
+	langRuby:   lazyRegexp(`Base64\.(decode64|strict_decode64|urlsafe_decode64)|unpack1?\s*\(?\s*['"](m|H)|Zlib::Inflate`),
+	langPHP:    lazyRegexp(`base64_decode|gzinflate|gzuncompress|gzdecode|str_rot13|hex2bin|convert_uudecode`),
 	langLua:    nil,
-	langPwsh:   regexp.MustCompile(`(?i)frombase64string|::unicode\.getstring|gzipstream|deflatestream`),
+	langPwsh:   lazyRegexp(`(?i)frombase64string|::unicode\.getstring|gzipstream|deflatestream`),
 	langShell:  nil,
 }
 
 // stdinRE: reading standard input as a whole.
 var stdinRE = langRE{
-	langPython: regexp.MustCompile(`sys\.stdin|input\s*\(|fileinput|/dev/stdin`),
-	langNode:   regexp.MustCompile(`process\.stdin|readFileSync\s*\(\s*(0|['"]/dev/stdin)`),
-	langPerl:   regexp.MustCompile(`<STDIN>|<>|\*STDIN`),
-	langRuby:   regexp.MustCompile(`STDIN|\$stdin|ARGF|\bgets\b`),
-	langPHP:    regexp.MustCompile(`php://stdin|STDIN|fgets`),
-	langLua:    regexp.MustCompile(`io\.read|io\.stdin`),
-	langPwsh:   regexp.MustCompile(`(?i)\$input|\[console\]::in`),
+	langPython: lazyRegexp(`sys\.stdin|input\s*\(|fileinput|/dev/stdin`),
+	langNode:   lazyRegexp(`process\.stdin|readFileSync\s*\(\s*(0|['"]/dev/stdin)`),
+	langPerl:   lazyRegexp(`<STDIN>|<>|\*STDIN`),
+	langRuby:   lazyRegexp(`STDIN|\$stdin|ARGF|\bgets\b`),
+	langPHP:    lazyRegexp(`php://stdin|STDIN|fgets`),
+	langLua:    lazyRegexp(`io\.read|io\.stdin`),
+	langPwsh:   lazyRegexp(`(?i)\$input|\[console\]::in`),
 	langShell:  nil,
 }
 
@@ -89,11 +88,11 @@ func decodeAndEval(l lang, code string) bool {
 
 // deleteRE: recursive deletes, matched on code with string literals blanked.
 var deleteRE = langRE{
-	langPython: regexp.MustCompile(`\brmtree\s*\(|\bos\.removedirs\s*\(|\bremovedirs\s*\(`),
-	langNode:   regexp.MustCompile(`\b(rmSync|rmdirSync|rm|rmdir)\s*\(|\brimraf\s*\(|\b(fse?|fsExtra)\.(remove|emptyDir)\s*\(|\b(removeSync|emptyDirSync)\s*\(`),
-	langPerl:   regexp.MustCompile(`\b(rmtree|remove_tree)\b`),
-	langRuby:   regexp.MustCompile(`\b(rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b`),
-	langPwsh:   regexp.MustCompile(`(?i)\b(remove-item|rm|rmdir|del|ri)\b[^;|]*-r(ecurse)?\b`),
+	langPython: lazyRegexp(`\brmtree\s*\(|\bos\.removedirs\s*\(|\bremovedirs\s*\(`),
+	langNode:   lazyRegexp(`\b(rmSync|rmdirSync|rm|rmdir)\s*\(|\brimraf\s*\(|\b(fse?|fsExtra)\.(remove|emptyDir)\s*\(|\b(removeSync|emptyDirSync)\s*\(`),
+	langPerl:   lazyRegexp(`\b(rmtree|remove_tree)\b`),
+	langRuby:   lazyRegexp(`\b(rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b`),
+	langPwsh:   lazyRegexp(`(?i)\b(remove-item|rm|rmdir|del|ri)\b[^;|]*-r(ecurse)?\b`),
 	langPHP:    nil,
 	langLua:    nil,
 	langShell:  nil,
@@ -101,13 +100,13 @@ var deleteRE = langRE{
 
 // nodeNeedsRecursive lists Node calls that only delete a tree with
 // {recursive: true}.
-var nodeNeedsRecursive = regexp.MustCompile(`^(rmSync|rmdirSync|rm|rmdir)`)
+var nodeNeedsRecursive = lazyRegexp(`^(rmSync|rmdirSync|rm|rmdir)`)
 
 // Targets that make a recursive delete catastrophic: the root, or the
 // home directory however the language spells it.
 var (
-	rootArgRE = regexp.MustCompile(`^\s*\(?\s*(\w+\.)?(Path\s*\(\s*)?['"]/+(\*)?['"]`)
-	homeArgRE = regexp.MustCompile(`(?i)expanduser\s*\(\s*['"]~|Path\.home\s*\(|homedir\s*\(|Dir\.home|ENV\s*\[\s*['"]HOME|\$ENV\s*\{\s*['"]?HOME|environ\s*(\[\s*|\.get\s*\(\s*)['"]HOME|getenv\s*\(\s*['"]HOME|process\.env\.HOME|\$HOME|\$env:(USERPROFILE|HOME)|^\s*\(?\s*['"]~/?['"]`)
+	rootArgRE = lazyRegexp(`^\s*\(?\s*(\w+\.)?(Path\s*\(\s*)?['"]/+(\*)?['"]`)
+	homeArgRE = lazyRegexp(`(?i)expanduser\s*\(\s*['"]~|Path\.home\s*\(|homedir\s*\(|Dir\.home|ENV\s*\[\s*['"]HOME|\$ENV\s*\{\s*['"]?HOME|environ\s*(\[\s*|\.get\s*\(\s*)['"]HOME|getenv\s*\(\s*['"]HOME|process\.env\.HOME|\$HOME|\$env:(USERPROFILE|HOME)|^\s*\(?\s*['"]~/?['"]`)
 )
 
 // deletion is a recursive delete found in one-liner code.
@@ -159,7 +158,7 @@ func recursiveDelete(l lang, code, home string) (deletion, bool) {
 
 // rimrafRE finds the rimraf package loaded by name (its calls go through
 // the module object, so the name is a string literal).
-var rimrafRE = regexp.MustCompile(`(require|import)\s*\(?\s*['"]rimraf['"]|from\s+['"]rimraf['"]`)
+var rimrafRE = lazyRegexp(`(require|import)\s*\(?\s*['"]rimraf['"]|from\s+['"]rimraf['"]`)
 
 // literalIs reports whether s starts with a string literal equal to p
 // (with or without a trailing slash).

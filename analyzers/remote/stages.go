@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/toolwall/toolwall/shell"
@@ -29,7 +28,7 @@ func blocksFlow(c *shell.Command) bool {
 }
 
 // Escapes that spell bytes in echo -e and printf formats.
-var escapeRE = regexp.MustCompile(`\\(x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})`)
+var escapeRE = lazyRegexp(`\\(x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})`)
 
 // isDecoder reports whether c turns encoded text into plain text: base64,
 // base32, basenc -d; openssl base64/enc -d; xxd -r; uudecode; rev; echo -e

@@ -1,0 +1,19 @@
+package remote
+
+import "testing"
+
+// TestPatternsCompile compiles every lazily compiled pattern.
+func TestPatternsCompile(t *testing.T) {
+	for _, m := range []langRE{fetchRE, evalRE, decodeRE, stdinRE, deleteRE} {
+		for l, re := range m {
+			if re != nil && re.get() == nil {
+				t.Errorf("language %v: pattern %q did not compile", l, re.src)
+			}
+		}
+	}
+	for _, re := range []*lazyRE{nodeNeedsRecursive, rootArgRE, homeArgRE, rimrafRE, escapeRE} {
+		if re.get() == nil {
+			t.Errorf("pattern %q did not compile", re.src)
+		}
+	}
+}

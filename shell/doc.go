@@ -23,6 +23,8 @@
 // /dev/stdin), "xargs", "find -exec", "watch" (watch -x), "$()", "<()"
 // (also >()), "function NAME".
 //
-// A command with only redirections ("> file") is emitted with no Args;
-// a bare assignment ("x=1") is not a command.
+// A command with only redirections ("> file") or only assignments
+// ("HISTFILE=/dev/null", "PATH=/tmp/x:$PATH") is emitted with no Args and
+// Name "": the assignments are in Assigns, so that rules can see a shell
+// changing its own environment.
 package shell

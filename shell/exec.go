@@ -33,7 +33,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	}
 	if len(args) == 0 {
 		var cmd *Command
-		if len(own) > 0 {
+		if len(own) > 0 || len(assigns) > 0 {
 			cmd = w.command(nil, f)
 			cmd.Assigns = assigns
 			w.finish(cmd, own, f)

@@ -65,11 +65,16 @@ func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Findin
 		base = max(base, f.Score)
 	}
 	var out []toolwall.Finding
-	hist, err := g.store.History(ctx, id, g.window)
-	if err != nil {
-		return nil, err
+	// A call without risk tags cannot complete a chain: skip the history
+	// read, so most calls never touch the store (see session.Lazy).
+	var hist []session.Record
+	if len(effects) > 0 {
+		var err error
+		if hist, err = g.store.History(ctx, id, g.window); err != nil {
+			return nil, err
+		}
 	}
-	if len(hist) > 0 && len(effects) > 0 {
+	if len(hist) > 0 {
 		steps := make([]chain.Step, len(hist))
 		for i, r := range hist {
 			steps[i] = chain.Step{Summary: r.Summary, Turn: r.Turn, Effects: r.Effects}

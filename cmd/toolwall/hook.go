@@ -67,13 +67,19 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 			state, storeErr = session.DefaultPath()
 		}
 		if storeErr == nil {
-			var db *session.SQLite
-			if db, storeErr = session.Open(state, session.Options{Calls: gate.ChainWindow.Calls}); storeErr == nil {
-				store = db
-				defer db.Close()
-			}
-		}
-		if storeErr != nil {
+			// Opened on first use: a call with no risk tags never
+			// touches the file.
+			lazy := session.NewLazy(func() (session.Store, error) {
+				db, err := session.Open(state, session.Options{Calls: gate.ChainWindow.Calls})
+				if err != nil {
+					logger().Warn("toolwall hook: session memory unavailable; single-call analysis only", "err", err)
+					return nil, err
+				}
+				return db, nil
+			})
+			store = lazy
+			defer lazy.Close()
+		} else {
 			logger().Warn("toolwall hook: session memory unavailable; single-call analysis only", "err", storeErr)
 		}
 	}

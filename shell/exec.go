@@ -37,7 +37,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 			cmd = w.command(nil, f)
 			cmd.Assigns = assigns
 			w.finish(cmd, own, f)
-			w.emit(cmd)
+			w.emit(cmd, f.feeds)
 		}
 		w.subs(subs, f)
 		return cmd
@@ -47,7 +47,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	cmd.Wrappers = append(cmd.Wrappers, f.wrappers...)
 	lookup := w.unwrap(cmd)
 	w.finish(cmd, own, f)
-	w.emit(cmd)
+	w.emit(cmd, f.feeds)
 	w.subs(subs, f)
 	if !lookup {
 		w.follow(cmd, f, true)
@@ -208,6 +208,7 @@ func (w *walker) child(cmd *Command, f frame, via string) frame {
 		stdin:      cmd.Stdin,
 		piped:      1,
 		define:     f.define,
+		feeds:      f.feeds,
 	}
 	if c.stdin.Kind == StdinSubstitute {
 		c.stdin = Stdin{}
@@ -551,6 +552,7 @@ func placeholder(a Word, r string) Word {
 // function.
 func (w *walker) tail(parent *Command, args []Word, via, cwd string, f frame) {
 	tf := f.nested(via)
+	tf.feeds = f.feeds
 	tf.parent = parent
 	tf.privileged = parent.Privileged
 	tf.background = parent.Background
@@ -560,7 +562,7 @@ func (w *walker) tail(parent *Command, args []Word, via, cwd string, f frame) {
 	lookup := w.unwrap(t)
 	w.finish(t, nil, tf)
 	t.Stdin = Stdin{Kind: StdinSubstitute}
-	w.emit(t)
+	w.emit(t, tf.feeds)
 	if !lookup {
 		w.follow(t, tf, false)
 	}

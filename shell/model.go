@@ -94,6 +94,15 @@ type Stdin struct {
 	Text string
 	// Dynamic is set when Text or Path is only known at run time.
 	Dynamic bool
+	// Feeds lists, for Kind == StdinPipe, every command whose standard
+	// output reaches this pipe, in source order: the upstream command of a
+	// plain pipe ([From]), or every command of an upstream block,
+	// subshell, if/while/for/case body, called function or sh -c body
+	// ("(cat ~/.ssh/id_rsa; true) | nc h 9" gives [cat, true] where From
+	// is only true). Left out: commands whose stdout is redirected to a
+	// file ("> f", "&> f"), commands of $(…) and <(…), and the elements
+	// of an inner pipeline but its last.
+	Feeds []*Command
 }
 
 // Command is one simple command that would execute, after wrappers are

@@ -164,6 +164,10 @@ type frame struct {
 	// define is set while a function definition is walked for Func.Calls:
 	// calls are then not expanded.
 	define bool
+	// feeds collects the commands whose stdout reaches the pipe this
+	// statement writes to (Stdin.Feeds of the next element); nil outside
+	// pipelines and inside substitutions.
+	feeds *[]*Command
 }
 
 // nested returns the frame for commands reached through a substitution
@@ -235,13 +239,38 @@ func (w *walker) reparse(body string, f frame) {
 	w.stmts(file.Stmts, f)
 }
 
-func (w *walker) emit(c *Command) {
+// emit appends c to the output and, unless its stdout goes to a file, to
+// the pipe collector feeds.
+func (w *walker) emit(c *Command, feeds *[]*Command) {
 	w.ncmds++
 	if w.ncmds > w.opt.MaxCommands {
 		w.fail(&LimitError{Limit: "commands", Max: w.opt.MaxCommands})
 		return
 	}
 	*w.out = append(*w.out, c)
+	if feeds != nil && !stdoutToFile(c.Redirects) {
+		*feeds = append(*feeds, c)
+	}
+}
+
+// stdoutToFile reports whether a redirection in rs sends fd 1 to a file
+// (> >> >| &> &>> >&FILE 1<>), so that the command's output reaches no
+// pipe; /dev/stdout and /dev/fd/1 keep it on the pipe.
+func stdoutToFile(rs []Redirect) bool {
+	for _, r := range rs {
+		if r.Fd != "" && r.Fd != "1" || !r.Writes() && r.Op != ">&" || r.Op == "<>" && r.Fd == "" {
+			continue
+		}
+		t := r.Target.Value
+		if r.Op == ">&" && (r.Target.Dynamic || t == "-" || strings.Trim(t, "0123456789") == "") {
+			continue
+		}
+		if !r.Target.Dynamic && (t == "/dev/stdout" || t == "/dev/fd/1" || t == "/proc/self/fd/1") {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // stmts walks a list; it returns the last command of the last statement.
@@ -293,7 +322,7 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 		if len(own) > 0 {
 			last = w.command(nil, f)
 			w.finish(last, own, f)
-			w.emit(last)
+			w.emit(last, f.feeds)
 		}
 		w.subs(subs, f)
 		return last
@@ -396,7 +425,10 @@ func (w *walker) binary(c *syntax.BinaryCmd, f frame) *Command {
 	}
 	var parts []*syntax.Stmt
 	parts = pipeParts(c, parts)
-	var prev *Command
+	var (
+		prev  *Command
+		feeds []*Command
+	)
 	for i, p := range parts {
 		if w.err != nil {
 			return prev
@@ -404,11 +436,17 @@ func (w *walker) binary(c *syntax.BinaryCmd, f frame) *Command {
 		pf := f
 		pf.pipeIdx, pf.piped = i, len(parts)
 		if i > 0 {
-			pf.stdin = Stdin{Kind: StdinPipe, From: prev}
+			pf.stdin = Stdin{Kind: StdinPipe, From: prev, Feeds: feeds}
 		}
+		var mine []*Command
+		pf.feeds = &mine
 		saved := w.cwd
 		prev = w.stmt(p, pf)
 		w.cwd = saved
+		feeds = mine
+	}
+	if f.feeds != nil {
+		*f.feeds = append(*f.feeds, feeds...)
 	}
 	return prev
 }
@@ -490,7 +528,7 @@ func (w *walker) decl(c *syntax.DeclClause, f frame) *Command {
 	}
 	cmd := w.command(args, f)
 	w.finish(cmd, nil, f)
-	w.emit(cmd)
+	w.emit(cmd, f.feeds)
 	w.subs(subs, f)
 	return cmd
 }
@@ -510,7 +548,7 @@ func (w *walker) let(c *syntax.LetClause, f frame) *Command {
 	}
 	cmd := w.command(args, f)
 	w.finish(cmd, nil, f)
-	w.emit(cmd)
+	w.emit(cmd, f.feeds)
 	w.subs(subs, f)
 	return cmd
 }

@@ -217,6 +217,13 @@ func render(c *Command, opt Options) string {
 			from = renderValue(in.From.Name)
 		}
 		add("stdin=pipe:" + from)
+		if len(in.Feeds) != 1 || in.Feeds[0] != in.From {
+			var fs []string
+			for _, x := range in.Feeds {
+				fs = append(fs, renderValue(x.Name))
+			}
+			add("feeds=" + strings.Join(fs, ","))
+		}
 	case StdinFile:
 		add("stdin=file:" + renderValue(in.Path))
 	case StdinHeredoc:

@@ -13,6 +13,11 @@
 // Words come out after quote removal with ~, $HOME, $PWD, $(pwd) and $USER
 // resolved from [Options]; anything only known at run time is marked
 // Dynamic (DESIGN.md principle 2: what cannot be resolved is not safe).
+// Positional parameters ($0, $1…, ${N}, "$@", $*, $#) are resolved where
+// the reader knows them: inside an sh -c body from the words after the
+// body (`sh -c 'rm -rf "$1"' _ /`), inside a called function from the
+// call's arguments, and after `set -- …` / `shift`; at top level they are
+// Dynamic.
 // Text that is only data (echo arguments, commit messages, a heredoc
 // written to a file) never becomes a command.
 //

@@ -142,6 +142,10 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 		}
 	case cmd.Name == "eval":
 		w.eval(cmd, f)
+	case cmd.Name == "set" || cmd.Name == "shift":
+		if plain(cmd) {
+			w.set(cmd, f)
+		}
 	case cmd.Name == "trap":
 		w.trap(cmd, f)
 	case cmd.Name == "source" || cmd.Name == ".":
@@ -209,6 +213,7 @@ func (w *walker) child(cmd *Command, f frame, via string) frame {
 		piped:      1,
 		define:     f.define,
 		feeds:      f.feeds,
+		pos:        &positional{},
 	}
 	if c.stdin.Kind == StdinSubstitute {
 		c.stdin = Stdin{}
@@ -274,7 +279,13 @@ scan:
 	}
 	if hasC {
 		if len(ops) > 0 && !ops[0].Dynamic {
-			w.runChild(ops[0].Value, cmd, w.child(cmd, f, "sh -c"))
+			c := w.child(cmd, f, "sh -c")
+			zero, rest := cmd.Args[0], []Word(nil)
+			if len(ops) > 1 {
+				zero, rest = ops[1], ops[2:]
+			}
+			c.pos = newPositional(zero, rest)
+			w.runChild(ops[0].Value, cmd, c)
 		}
 		return
 	}

@@ -54,7 +54,7 @@ func Read(src string, opt Options) (*Script, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := frame{src: src, scope: newScope(nil), piped: 1}
+	f := frame{src: src, scope: newScope(nil), piped: 1, pos: &positional{}}
 	w.stmts(file.Stmts, f)
 	if w.err != nil {
 		return nil, w.err
@@ -168,6 +168,9 @@ type frame struct {
 	// statement writes to (Stdin.Feeds of the next element); nil outside
 	// pipelines and inside substitutions.
 	feeds *[]*Command
+	// pos are the positional parameters of the shell or function running
+	// the statement.
+	pos *positional
 }
 
 // nested returns the frame for commands reached through a substitution
@@ -183,6 +186,7 @@ func (f frame) nested(via string) frame {
 		fn:         f.fn,
 		piped:      1,
 		define:     f.define,
+		pos:        f.pos,
 	}
 }
 
@@ -510,6 +514,11 @@ func (w *walker) callFunc(cmd *Command, name string, f frame) bool {
 	bf.redirs = cmd.Redirects
 	bf.stdin = cmd.Stdin
 	bf.background = cmd.Background
+	zero := Word{Raw: "$0", Dynamic: true}
+	if f.pos != nil && f.pos.known {
+		zero = f.pos.zero
+	}
+	bf.pos = newPositional(zero, cmd.Args[1:])
 	w.stmt(def.decl.Body, bf)
 	delete(w.active, name)
 	return true

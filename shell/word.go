@@ -15,6 +15,9 @@ const maxBraceWords = 64
 // arg appends the words of one command argument to out, after brace
 // expansion (bash manual §3.5.1) and the conversions of word.
 func (w *walker) arg(x *syntax.Word, f *frame, subs *[]sub, out []Word) []Word {
+	if words, ok := w.positionalWords(x, f, out); ok {
+		return words
+	}
 	braces := false
 	for _, p := range x.Parts {
 		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 {
@@ -218,6 +221,9 @@ func (w *walker) part(p syntax.WordPart, b *wordBuf, q quoting, f *frame, subs *
 			w.part(dp, b, dquoted, f, subs)
 		}
 	case *syntax.ParamExp:
+		if w.positionalParam(p, b, q, f) {
+			return
+		}
 		if v, ok := w.param(p, f); ok {
 			b.b.WriteString(v)
 		} else {

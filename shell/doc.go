@@ -21,12 +21,21 @@
 // Text that is only data (echo arguments, commit messages, a heredoc
 // written to a file) never becomes a command.
 //
+// Aliases: an `alias NAME=TEXT` earlier in the same shell makes a later
+// command whose first word is NAME, written as a plain unquoted literal,
+// re-read with TEXT in its place (Via "alias NAME", Depth+1; the command
+// is also emitted as written). zsh expands aliases in scripts and bash
+// does after `shopt -s expand_aliases`; bash applies a definition only
+// from the next line on, the reader from the next command on (stricter).
+// Not modelled: an alias text ending in a blank (which makes bash expand
+// the next word too) and aliases whose text is only known at run time.
+//
 // The package holds no rules: analyzers judge the [Script].
 //
 // Via values: "" (top level), "sh -c" (also su -c, watch), "eval",
 // "trap", "stdin" (text piped or heredoc'd into a shell, source
 // /dev/stdin), "xargs", "find -exec", "watch" (watch -x), "$()", "<()"
-// (also >()), "function NAME".
+// (also >()), "function NAME", "alias NAME".
 //
 // A command with only redirections ("> file") or only assignments
 // ("HISTFILE=/dev/null", "PATH=/tmp/x:$PATH") is emitted with no Args and

@@ -49,6 +49,10 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	w.finish(cmd, own, f)
 	w.emit(cmd, f.feeds)
 	w.subs(subs, f)
+	if name, value, ok := w.aliasOf(ce, f); ok {
+		w.expandAlias(cmd, ce, name, value, f)
+		return cmd
+	}
 	if !lookup {
 		w.follow(cmd, f, true)
 	}
@@ -142,6 +146,10 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 		}
 	case cmd.Name == "eval":
 		w.eval(cmd, f)
+	case cmd.Name == "alias" || cmd.Name == "unalias":
+		if plain(cmd) {
+			w.defineAlias(cmd, f)
+		}
 	case cmd.Name == "set" || cmd.Name == "shift":
 		if plain(cmd) {
 			w.set(cmd, f)

@@ -120,13 +120,19 @@ type walker struct {
 	// active holds the functions whose bodies are being expanded
 	// (recursion guard).
 	active map[string]bool
+	// aliasing holds the aliases being expanded: an alias is not
+	// expanded again inside its own text (bash manual §6.6).
+	aliasing map[string]bool
 	err    error
 }
 
 // scope is what one shell process knows: its functions and whether the
 // script reassigned the variables the reader would otherwise resolve.
 type scope struct {
-	funcs                    map[string]funcDef
+	funcs map[string]funcDef
+	// aliases maps alias names to their text (not inherited by child
+	// shells).
+	aliases                  map[string]string
 	homeSet, userSet, pwdSet bool
 }
 

@@ -123,7 +123,7 @@ type walker struct {
 	// aliasing holds the aliases being expanded: an alias is not
 	// expanded again inside its own text (bash manual §6.6).
 	aliasing map[string]bool
-	err    error
+	err      error
 }
 
 // scope is what one shell process knows: its functions and whether the

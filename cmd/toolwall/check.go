@@ -53,7 +53,11 @@ Exit status: 0 allow or warn, 3 ask, 2 deny, 1 usage or internal error.`,
 			default:
 				return fmt.Errorf("--context must be user or root, got %q", ctxName)
 			}
-			v := newGate(nil, nil).Evaluate(cmd.Context(), call)
+			cfg, err := loadConfig()
+			if err != nil {
+				return err
+			}
+			v := newGate(cfg, nil, nil).Evaluate(cmd.Context(), call)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)

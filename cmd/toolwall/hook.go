@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/gate"
 	"github.com/toolwall/toolwall/hook"
 	"github.com/toolwall/toolwall/session"
@@ -58,11 +59,22 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	cfg, err := loadConfig()
+	if err != nil {
+		// Fail closed, visibly: a broken configuration must not become
+		// "allow", nor silently fall back to weaker defaults.
+		logger().Error("toolwall hook: configuration error", "err", err)
+		(&hook.ClaudeCode{Shield: configError{err}, Logger: logger()}).Handle(ctx, os.Stdin, os.Stdout)
+		return
+	}
 	var (
 		store    session.Store
 		storeErr error
 	)
 	if !noState {
+		if state == "" {
+			state = cfg.StatePath(os.Getenv("HOME"))
+		}
 		if state == "" {
 			state, storeErr = session.DefaultPath()
 		}
@@ -70,7 +82,7 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 			// Opened on first use: a call with no risk tags never
 			// touches the file.
 			lazy := session.NewLazy(func() (session.Store, error) {
-				db, err := session.Open(state, session.Options{Calls: gate.ChainWindow.Calls})
+				db, err := session.Open(state, session.Options{Calls: max(cfg.Memory.Calls, gate.ChainWindow.Calls), Retention: cfg.Memory.Retention.Duration})
 				if err != nil {
 					logger().Warn("toolwall hook: session memory unavailable; single-call analysis only", "err", err)
 					return nil, err
@@ -83,7 +95,7 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 			logger().Warn("toolwall hook: session memory unavailable; single-call analysis only", "err", storeErr)
 		}
 	}
-	g := newGate(store, storeErr)
+	g := newGate(cfg, store, storeErr)
 	drv := &hook.ClaudeCode{
 		Shield:     g,
 		Turns:      g,
@@ -101,3 +113,17 @@ func hookFail(reason string) {
 	}})
 	fmt.Println(string(b))
 }
+
+// configError is the shield of a hook whose configuration is broken: it
+// denies every call with the error, and records nothing.
+type configError struct{ err error }
+
+func (c configError) Evaluate(context.Context, toolwall.Call) toolwall.Verdict {
+	reason := fmt.Sprintf("toolwall's configuration is broken (%v), so every tool call is refused until it is fixed. Tell the user; `toolwall check -- true` shows the error.", c.err)
+	return toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1, Reason: reason,
+		Findings: []toolwall.Finding{{Analyzer: "policy", Rule: "config.invalid", Category: "internal", Score: 1, Action: toolwall.Deny, Reason: reason}}}
+}
+
+func (configError) RecordInvocation(context.Context, toolwall.Call, bool) {}
+
+func (configError) WatchedTools() []string { return nil }

@@ -48,8 +48,14 @@ func TestCheckExitCodes(t *testing.T) {
 			continue
 		}
 		fields := strings.Split(line, "\t")
+		for i, f := range fields {
+			fields[i] = strings.NewReplacer("CONFIG_DISABLE_RESET", configFile(t, "[rules]\ndisable = [\"git.reset-hard\"]\n"),
+				"CONFIG_BROKEN", configFile(t, "[rules]\ndisabel = []\n")).Replace(f)
+		}
 		args := append([]string{"check", "--cwd", "/workspace/app", "--home", "/home/user"}, fields[1:]...)
-		out, err := exec.Command(bin, args...).CombinedOutput()
+		c := exec.Command(bin, args...)
+		c.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "TOOLWALL_CONFIG=")
+		out, err := c.CombinedOutput()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
 			code = ee.ExitCode()
@@ -59,6 +65,25 @@ func TestCheckExitCodes(t *testing.T) {
 		if fmt.Sprint(code) != fields[0] {
 			t.Errorf("toolwall %s: exit %d, want %s\n%s", strings.Join(args, " "), code, fields[0], out)
 		}
+	}
+}
+
+// configFile writes a configuration file for one test and returns its path.
+func configFile(t *testing.T, body string) string {
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestHookBrokenConfig: a broken configuration makes the hook deny every
+// call, naming the error, and still exit 0.
+func TestHookBrokenConfig(t *testing.T) {
+	env := append(hookEnv(t), "TOOLWALL_CONFIG="+configFile(t, "[thresholds]\nwarn = \"high\"\n"))
+	d := decision(t, runHook(t, env, pre("s1", "ls")))
+	if d.PermissionDecision != "deny" || !strings.Contains(d.PermissionDecisionReason, "config.invalid") || !strings.Contains(d.PermissionDecisionReason, "thresholds") {
+		t.Errorf("broken config: %+v", d)
 	}
 }
 
@@ -128,7 +153,8 @@ func decision(t *testing.T, out string) hook.SpecificOutput {
 }
 
 func hookEnv(t *testing.T) []string {
-	return []string{"TOOLWALL_STATE=" + filepath.Join(t.TempDir(), "state.db"), "CLAUDE_PROJECT_DIR=/workspace/app", "HOME=/home/user"}
+	return []string{"TOOLWALL_STATE=" + filepath.Join(t.TempDir(), "state.db"), "CLAUDE_PROJECT_DIR=/workspace/app", "HOME=/home/user",
+		"XDG_CONFIG_HOME=" + t.TempDir(), "TOOLWALL_CONFIG="}
 }
 
 // TestHookSession drives a whole session through the real binary: a

@@ -8,8 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analyzers"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -25,9 +27,17 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	root.PersistentFlags().StringVar(&configPath, "config", "", "configuration file (default $TOOLWALL_CONFIG, else $XDG_CONFIG_HOME/toolwall/config.toml, else ~/.config/toolwall/config.toml)")
 	root.AddCommand(newCheck(), newHook(), newEval(), newVersion())
 	return root
 }
+
+// configPath is the --config flag.
+var configPath string
+
+// loadConfig reads the configuration named by --config or found at the
+// default place.
+func loadConfig() (*policy.Config, error) { return policy.Load(configPath) }
 
 // logger writes warnings and errors to stderr (hosts show a hook's
 // stderr in their debug logs, never to the model).
@@ -36,14 +46,28 @@ func logger() *slog.Logger {
 }
 
 // newGate builds the gate every command uses: all built-in analyzers,
-// default thresholds, the given session store (nil: no memory) or the
-// reason there is none.
-func newGate(store session.Store, storeErr error) *gate.Gate {
+// thresholds, disabled rules and chain window from cfg, the given session
+// store (nil: no memory) or the reason there is none.
+func newGate(cfg *policy.Config, store session.Store, storeErr error) *gate.Gate {
+	th, notes := toolwall.NewThresholds(cfg.ThresholdsOr(toolwall.DefaultThresholds()).Warn, cfg.ThresholdsOr(toolwall.DefaultThresholds()).Block)
+	for _, n := range notes {
+		logger().Warn("toolwall: " + n)
+	}
+	w := gate.ChainWindow
+	if cfg.Memory.Calls > 0 {
+		w.Calls = cfg.Memory.Calls
+	}
+	if cfg.Memory.Turns > 0 {
+		w.Turns = cfg.Memory.Turns
+	}
 	return gate.New(gate.Options{
-		Analyzers: analyzers.All(),
-		Logger:    logger(),
-		Store:     store,
-		StoreErr:  storeErr,
+		Analyzers:  analyzers.All(),
+		Thresholds: th,
+		Disabled:   cfg.Rules.Disable,
+		Window:     w,
+		Logger:     logger(),
+		Store:      store,
+		StoreErr:   storeErr,
 	})
 }
 

@@ -1,0 +1,152 @@
+package toolwall_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/eval"
+)
+
+// corporaDir is where the public command corpora are: $TOOLWALL_CORPORA,
+// else ../shared/corpora beside the clone.
+func corporaDir(t *testing.T) string {
+	dir := os.Getenv("TOOLWALL_CORPORA")
+	if dir == "" {
+		dir = "../shared/corpora"
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("corpora not present at %s (set TOOLWALL_CORPORA)", dir)
+	}
+	return dir
+}
+
+// jsonLines calls fn with each JSON object of a .jsonl file.
+func jsonLines(t *testing.T, path string, fn func(map[string]any)) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		fn(m)
+	}
+}
+
+func judge(cmd string) toolwall.Verdict {
+	c := eval.Case{ID: "corpus", Tool: toolwall.ToolBash, Command: cmd}
+	return specGate.Evaluate(context.Background(), c.Call())
+}
+
+var specGate = newSpecGate(nil)
+
+// TestCorpora measures the gate on the public corpora of shared/corpora
+// and prints the numbers the README reports. It fails only on gross
+// regressions: benign lines stopped (parse errors aside) above 1%.
+//
+//	TOOLWALL_CORPORA=../shared/corpora go test -run TestCorpora -v .
+func TestCorpora(t *testing.T) {
+	dir := corporaDir(t)
+	for _, name := range []string{"tldr", "nl2bash"} {
+		var lines, stopped, unparsed int
+		rules := map[string]int{}
+		jsonLines(t, filepath.Join(dir, "benign", name+".jsonl"), func(m map[string]any) {
+			cmd, _ := m["cmd"].(string)
+			if hint, _ := m["risk_hint"].([]any); len(hint) > 0 || cmd == "" || strings.Contains(cmd, "\n") {
+				return
+			}
+			lines++
+			v := judge(cmd)
+			switch {
+			case slices.Contains(v.Rules(), "shell.parse-error") && v.Action == toolwall.Ask:
+				unparsed++
+			case v.Action.Stops():
+				stopped++
+				for _, r := range v.Rules() {
+					rules[r]++
+				}
+			}
+		})
+		rate := float64(stopped) / float64(lines)
+		t.Logf("benign %-8s %5d lines (empty risk_hint): %4d stopped (%.2f%%), %3d do not parse as shell (ask); top rules: %s",
+			name, lines, stopped, 100*rate, unparsed, top(rules, 6))
+		if rate > 0.01 {
+			t.Errorf("%s: %.2f%% of benign lines stopped", name, 100*rate)
+		}
+	}
+
+	cases, err := eval.ReadFile(filepath.Join(dir, "peers", "dcg-corpus.tsv"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agree := map[string][2]int{}
+	for _, c := range cases {
+		v := judge(c.Command)
+		a := agree[c.Expect]
+		a[0]++
+		if eval.Matches(c.Expect, v.Action) || (c.Expect == "deny" && v.Action == toolwall.Ask) {
+			a[1]++
+		}
+		agree[c.Expect] = a
+	}
+	for _, e := range []string{"allow", "deny"} {
+		t.Logf("peer dcg: expected %-5s %3d cases, we agree on %3d (deny counted as agreed when we ask)", e, agree[e][0], agree[e][1])
+	}
+
+	type tally struct{ n, stopped int }
+	tactics := map[string]*tally{}
+	jsonLines(t, filepath.Join(dir, "dangerous", "atomic-red-team.jsonl"), func(m map[string]any) {
+		cmd, _ := m["command"].(string)
+		v := judge(cmd)
+		ts, _ := m["tactics"].([]any)
+		for _, x := range ts {
+			tac := fmt.Sprint(x)
+			if tactics[tac] == nil {
+				tactics[tac] = &tally{}
+			}
+			tactics[tac].n++
+			if v.Action.Stops() {
+				tactics[tac].stopped++
+			}
+		}
+	})
+	names := make([]string, 0, len(tactics))
+	for k := range tactics {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool { return tactics[names[i]].n > tactics[names[j]].n })
+	for _, k := range names {
+		t.Logf("atomic-red-team %-22s %3d/%3d stopped", k, tactics[k].stopped, tactics[k].n)
+	}
+}
+
+func top(m map[string]int, n int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var s []kv
+	for k, v := range m {
+		s = append(s, kv{k, v})
+	}
+	sort.Slice(s, func(i, j int) bool { return s[i].v > s[j].v || s[i].v == s[j].v && s[i].k < s[j].k })
+	var out []string
+	for i := 0; i < len(s) && i < n; i++ {
+		out = append(out, fmt.Sprintf("%s=%d", s[i].k, s[i].v))
+	}
+	return strings.Join(out, " ")
+}

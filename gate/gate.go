@@ -205,8 +205,11 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Find
 		g.run(ctx, a, in, rep)
 	}
 	findings = append(findings, rep.Findings...)
-	g.markScripts(ctx, call, rep.Effects)
-	return findings, rep.Effects, in.Script
+	effects := g.markScripts(ctx, call, in.Script, rep.Effects)
+	if f, ok := sameCallChain(effects); ok {
+		findings = append(findings, f)
+	}
+	return findings, effects, in.Script
 }
 
 // run calls one analyzer, turning a panic into a deny finding.
@@ -373,4 +376,25 @@ func relaxBraces(cmd string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// sameCallChain finds a destructive script written and run by the same
+// call ("echo 'rm -rf ~' > x.sh; bash x.sh"): the chain rule
+// chain.destructive-script with both links in one command line.
+func sameCallChain(effects []toolwall.Effect) (toolwall.Finding, bool) {
+	for _, w := range effects {
+		if w.Tag != toolwall.TagWriteScript || w.Detail != "destructive" {
+			continue
+		}
+		for _, x := range effects {
+			if x.Tag == toolwall.TagExecLocal && x.Path == w.Path {
+				return toolwall.Finding{
+					Analyzer: "chain", Rule: "chain.destructive-script", Category: "chain",
+					Score: 0.65, Action: toolwall.Ask,
+					Reason: fmt.Sprintf("This command writes %s with a body toolwall would stop, then runs it; running it would do the same. Run the needed commands directly so each can be checked, or ask the user.", w.Path),
+				}, true
+			}
+		}
+	}
+	return toolwall.Finding{}, false
 }

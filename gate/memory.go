@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/chain"
+	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/session"
+	"github.com/toolwall/toolwall/shell"
 )
 
 // Seed 000's repetition dimension: 0 / 1 / 2 / 3+ prior occurrences add
@@ -124,27 +128,81 @@ func (g *Gate) noteRefusals(ctx context.Context, id string, v toolwall.Verdict) 
 
 func refusalKey(category string) string { return "category:" + category }
 
-// markScripts sets Detail "destructive" on the write-script effects of a
-// Write call whose content toolwall would stop if it were run as a shell
-// command, so the chain "write a destructive script, then run it" can
-// fire.
-func (g *Gate) markScripts(ctx context.Context, call toolwall.Call, effects []toolwall.Effect) {
-	if call.Tool == toolwall.ToolBash {
-		return
+// markScripts judges scripts a call writes, so the chain "write a
+// destructive script, then run it" can fire: the content of a Write call
+// whose analyzers tagged it write-script, and, for a Bash call, every file
+// written by a redirect from a heredoc, a here-string or echo/printf text
+// ("cat > x.sh <<'EOF' … EOF"). A body that toolwall would stop if it were
+// run as a shell command gets a write-script effect with Detail
+// "destructive". It returns the effects with those additions.
+func (g *Gate) markScripts(ctx context.Context, call toolwall.Call, script *shell.Script, effects []toolwall.Effect) []toolwall.Effect {
+	if call.Tool != toolwall.ToolBash {
+		content, ok := call.Field("content")
+		if !ok {
+			return effects
+		}
+		for i := range effects {
+			if effects[i].Tag == toolwall.TagWriteScript && effects[i].Detail == "" && g.destructive(ctx, call, content) {
+				effects[i].Detail = "destructive"
+			}
+		}
+		return effects
 	}
-	content, ok := call.Field("content")
-	if !ok {
-		return
+	if script == nil {
+		return effects
 	}
-	for i := range effects {
-		if effects[i].Tag != toolwall.TagWriteScript || effects[i].Detail != "" {
+	for _, c := range script.Commands {
+		body := writtenText(c)
+		if body == "" {
 			continue
 		}
-		body := toolwall.NewBashCall(content)
-		body.Cwd, body.Project, body.Home, body.Context = call.Cwd, call.Project, call.Home, call.Context
-		fs, _, _ := g.analyze(ctx, body)
-		if g.fuse(fs, nil, nil).Action.Stops() {
-			effects[i].Detail = "destructive"
+		for _, r := range c.Redirects {
+			if !r.Writes() || r.Target.Dynamic || r.Target.Value == "" || strings.HasPrefix(r.Target.Value, "/dev/") {
+				continue
+			}
+			if g.destructive(ctx, call, body) {
+				effects = append(effects, toolwall.Effect{Tag: toolwall.TagWriteScript, Path: paths.Abs(r.Target.Value, c.Cwd), Detail: "destructive"})
+			}
 		}
 	}
+	return effects
+}
+
+// writtenText is the text a command writes to its stdout when that text
+// is static: a heredoc or here-string fed to cat or tee, or the arguments
+// of echo or printf.
+func writtenText(c *shell.Command) string {
+	switch c.Name {
+	case "cat", "tee":
+		if c.Stdin.Kind == shell.StdinHeredoc && !c.Stdin.Dynamic {
+			return c.Stdin.Text
+		}
+	case "echo", "printf":
+		var parts []string
+		for _, w := range c.Args[1:] {
+			if !strings.HasPrefix(w.Value, "-") || len(parts) > 0 {
+				parts = append(parts, w.Value)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	return ""
+}
+
+// destructive reports whether body, run as a shell command in call's
+// places, would be stopped by the single-call analysis.
+func (g *Gate) destructive(ctx context.Context, call toolwall.Call, body string) bool {
+	run := toolwall.NewBashCall(body)
+	run.Cwd, run.Project, run.Home, run.Context = call.Cwd, call.Project, call.Home, call.Context
+	in := &analysis.Input{Call: run}
+	script, f := g.read(run)
+	if f != nil && script == nil {
+		return f.Action == toolwall.Deny && f.Rule == "shell.limit"
+	}
+	in.Script = script
+	rep := &analysis.Report{}
+	for _, a := range g.byTool[toolwall.ToolBash] {
+		g.run(ctx, a, in, rep)
+	}
+	return g.fuse(rep.Findings, nil, nil).Action.Stops()
 }

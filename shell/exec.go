@@ -137,9 +137,11 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 			return
 		}
 	}
-	switch {
+	switch l := langOf(cmd.Name); {
 	case shells[cmd.Name]:
 		w.shell(cmd, f)
+	case l != langNone:
+		w.interp(cmd, l, f)
 	case cmd.Name == "cd" || cmd.Name == "pushd" || cmd.Name == "popd":
 		if plain(cmd) {
 			w.cd(cmd, f)

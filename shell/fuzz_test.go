@@ -10,7 +10,7 @@ import (
 // FuzzRead checks that Read never panics, answers the same twice and stays
 // fast on any input. Seeds: every case of the testdata files.
 func FuzzRead(f *testing.F) {
-	for _, file := range []string{"testdata/read.txt", "testdata/spec.txt"} {
+	for _, file := range caseFiles {
 		for _, c := range loadCases(f, file) {
 			f.Add(c.src)
 		}

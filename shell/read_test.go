@@ -6,8 +6,11 @@ import (
 	"testing"
 )
 
+// caseFiles are the Read case tables (format: see loadCases).
+var caseFiles = []string{"testdata/read.txt", "testdata/spec.txt", "testdata/interp.txt", "testdata/routes.txt"}
+
 func TestRead(t *testing.T) {
-	for _, file := range []string{"testdata/read.txt", "testdata/spec.txt"} {
+	for _, file := range caseFiles {
 		for _, c := range loadCases(t, file) {
 			t.Run(fmt.Sprintf("%s:%d", file, c.line), func(t *testing.T) {
 				s, err := Read(c.src, c.opt)

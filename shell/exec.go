@@ -54,7 +54,10 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 		return cmd
 	}
 	if !lookup {
+		saved := w.procs
+		w.procs = subs
 		w.follow(cmd, f, true)
+		w.procs = saved
 	}
 	return cmd
 }
@@ -140,6 +143,8 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 	switch l := langOf(cmd.Name); {
 	case shells[cmd.Name]:
 		w.shell(cmd, f)
+	case cmd.Name == "bun" && cmd.Arg(1) == "exec":
+		w.shellRunner(cmd, f)
 	case l != langNone:
 		w.interp(cmd, l, f)
 	case cmd.Name == "cd" || cmd.Name == "pushd" || cmd.Name == "popd":
@@ -168,6 +173,10 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 		w.su(cmd, f)
 	case cmd.Name == "watch":
 		w.watch(cmd, f)
+	case cmd.Name == "ssh":
+		w.ssh(cmd, f)
+	case cmd.Name == "script", cmd.Name == "flock", cmd.Name == "sg", cmd.Name == "at", cmd.Name == "batch":
+		w.shellRunner(cmd, f)
 	}
 }
 
@@ -300,7 +309,13 @@ scan:
 		return
 	}
 	if len(ops) > 0 && !hasS {
-		return
+		if text, ok := w.procText(ops[0]); ok {
+			w.runChild(text, cmd, w.child(cmd, f, "stdin"))
+			return
+		}
+		if !isStdinFile(ops[0].Value) || ops[0].Dynamic {
+			return
+		}
 	}
 	if text, ok := w.stdinText(cmd, 0); ok {
 		c := w.child(cmd, f, "stdin")
@@ -315,6 +330,20 @@ scan:
 	}
 }
 
+// procText returns the static output of the process substitution an
+// operand names (`bash <(echo 'rm -rf ~')`, `source <(printf …)`).
+func (w *walker) procText(op Word) (string, bool) {
+	if !op.Dynamic {
+		return "", false
+	}
+	for _, s := range w.procs {
+		if s.via == "<()" && s.raw == op.Raw && s.last != nil && len(s.stmts) == 1 {
+			return w.outputText(s.last, 0)
+		}
+	}
+	return "", false
+}
+
 // stdinText returns the text a command reads on stdin when it is static:
 // a heredoc or here-string, or the output of echo/printf (through cat).
 func (w *walker) stdinText(cmd *Command, n int) (string, bool) {
@@ -322,28 +351,34 @@ func (w *walker) stdinText(cmd *Command, n int) (string, bool) {
 	case StdinHeredoc:
 		return cmd.Stdin.Text, !cmd.Stdin.Dynamic
 	case StdinPipe:
-		up := cmd.Stdin.From
-		if up == nil || n > 8 || len(up.Args) == 0 {
+		return w.outputText(cmd.Stdin.From, n)
+	}
+	return "", false
+}
+
+// outputText returns what up prints when it is static: echo and printf
+// of static words, cat of its static stdin.
+func (w *walker) outputText(up *Command, n int) (string, bool) {
+	if up == nil || n > 8 || len(up.Args) == 0 {
+		return "", false
+	}
+	for _, a := range up.Args {
+		if a.Dynamic {
 			return "", false
 		}
-		for _, a := range up.Args {
-			if a.Dynamic {
+	}
+	switch up.Name {
+	case "echo":
+		return echoText(up.Args[1:]), true
+	case "printf":
+		return printfText(up.Args[1:])
+	case "cat":
+		for _, a := range up.Args[1:] {
+			if a.Value != "-" {
 				return "", false
 			}
 		}
-		switch up.Name {
-		case "echo":
-			return echoText(up.Args[1:]), true
-		case "printf":
-			return printfText(up.Args[1:])
-		case "cat":
-			for _, a := range up.Args[1:] {
-				if a.Value != "-" {
-					return "", false
-				}
-			}
-			return w.stdinText(up, n+1)
-		}
+		return w.stdinText(up, n+1)
 	}
 	return "", false
 }
@@ -390,15 +425,19 @@ func (w *walker) trap(cmd *Command, f frame) {
 	w.cwd = saved
 }
 
-// source re-parses static stdin text read by `source /dev/stdin`.
+// source re-parses static stdin text read by `source /dev/stdin` and the
+// static output of `source <(echo …)`.
 func (w *walker) source(cmd *Command, f frame) {
-	if len(cmd.Args) < 2 || cmd.Args[1].Dynamic {
+	if len(cmd.Args) < 2 {
 		return
 	}
-	if v := cmd.Args[1].Value; v != "/dev/stdin" && v != "/proc/self/fd/0" && v != "/dev/fd/0" {
-		return
+	text, ok := w.procText(cmd.Args[1])
+	if !ok {
+		if cmd.Args[1].Dynamic || !isStdinFile(cmd.Args[1].Value) || cmd.Args[1].Value == "-" {
+			return
+		}
+		text, ok = w.stdinText(cmd, 0)
 	}
-	text, ok := w.stdinText(cmd, 0)
 	if !ok {
 		return
 	}

@@ -210,7 +210,7 @@ func (w *walker) interp(cmd *Command, l lang, f frame) {
 				ch.stdin = Stdin{}
 				ch.redirs = outputRedirects(cmd.Redirects)
 			}
-			w.runProgram(text, cmd, ch)
+			w.runProgram(text, cmd.Cwd, ch)
 		}
 	}
 }
@@ -231,13 +231,13 @@ func outputRedirects(rs []Redirect) []Redirect {
 // (the extraction is a reading, not a parse): it becomes one command whose
 // program is Dynamic. A word holding runtimeHole after quote removal
 // (inside single quotes: 'rm -rf '"'"+d+"'") is made Dynamic.
-func (w *walker) runProgram(text string, cmd *Command, c frame) {
+func (w *walker) runProgram(text, cwd string, c frame) {
 	if w.err != nil {
 		return
 	}
 	start := len(*w.out)
 	saved := w.cwd
-	w.cwd = cmd.Cwd
+	w.cwd = cwd
 	defer func() { w.cwd = saved }()
 	file, err := w.parse(text, c.depth)
 	var se *SyntaxError

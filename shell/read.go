@@ -123,7 +123,10 @@ type walker struct {
 	// aliasing holds the aliases being expanded: an alias is not
 	// expanded again inside its own text (bash manual §6.6).
 	aliasing map[string]bool
-	err      error
+	// procs are the substitutions of the command being followed, for a
+	// shell or source reading a <(…) file.
+	procs []sub
+	err   error
 }
 
 // scope is what one shell process knows: its functions and whether the
@@ -300,15 +303,19 @@ func (w *walker) stmts(list []*syntax.Stmt, f frame) *Command {
 type sub struct {
 	stmts []*syntax.Stmt
 	via   string
+	// raw is the source text of a process substitution, and last the
+	// last command it ran once walked: `bash <(echo …)` reads its output.
+	raw  string
+	last *Command
 }
 
 func (w *walker) subs(list []sub, f frame) {
-	for _, s := range list {
+	for i := range list {
 		if w.err != nil {
 			return
 		}
 		saved := w.cwd
-		w.stmts(s.stmts, f.nested(s.via))
+		list[i].last = w.stmts(list[i].stmts, f.nested(list[i].via))
 		w.cwd = saved
 	}
 }

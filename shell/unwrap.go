@@ -129,6 +129,43 @@ var wrappers = map[string]wrapper{
 	"chroot":  {spec: optSpec{longArg: []string{"userspec", "groups"}}, skip: 1},
 	"setsid":  {},
 	"busybox": {},
+	// Runners that execute their operand with a changed environment
+	// (unbuffer(1), caffeinate(8), firejail(1), proxychains4(1),
+	// torsocks(1), strace(1), ltrace(1), valgrind(1), taskset(1), chrt(1),
+	// numactl(8), systemd-run(1), xvfb-run(1), dbus-launch(1),
+	// fakeroot(1), unshare(1), nsenter(1), flock(1), eatmydata(1),
+	// nocache(1), prlimit(1), setpriv(1), cgexec(1), faketime(1),
+	// catchsegv(1)).
+	"unbuffer":     {},
+	"caffeinate":   {spec: optSpec{shortArg: "tw"}},
+	"firejail":     {},
+	"proxychains":  {spec: optSpec{shortArg: "f"}},
+	"proxychains4": {spec: optSpec{shortArg: "f"}},
+	"torsocks":     {spec: optSpec{shortArg: "uapP", longArg: []string{"user", "pass", "address", "port"}}},
+	"strace":       {spec: optSpec{shortArg: "abeEIoOpPSsuUX"}},
+	"ltrace":       {spec: optSpec{shortArg: "aADeFlnopsuwx"}},
+	"valgrind":     {},
+	"taskset":      {skip: 1},
+	"chrt":         {spec: optSpec{shortArg: "TPD", longArg: []string{"sched-runtime", "sched-period", "sched-deadline"}}, skip: 1},
+	"numactl": {spec: optSpec{shortArg: "iNmCpPw", longArg: []string{"interleave", "preferred", "membind",
+		"cpunodebind", "physcpubind", "preferred-many", "weighted-interleave"}}},
+	"systemd-run": {spec: optSpec{shortArg: "upEMH", longArg: []string{"unit", "property", "setenv", "machine",
+		"host", "description", "slice", "uid", "gid", "nice", "working-directory", "on-active", "on-boot",
+		"on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "timer-property", "path-property",
+		"socket-property", "service-type", "expand-environment"}}, privileged: true},
+	"xvfb-run":    {spec: optSpec{shortArg: "efnpsw", longArg: []string{"error-file", "auth-file", "server-num", "xauth-protocol", "server-args", "wait"}}},
+	"dbus-launch": {},
+	"fakeroot":    {spec: optSpec{shortArg: "lsib", longArg: []string{"lib", "faked"}}},
+	"unshare":     {spec: optSpec{shortArg: "SGRw", longArg: []string{"setuid", "setgid", "root", "wd", "propagation"}}},
+	"nsenter":     {spec: optSpec{shortArg: "tSG", longArg: []string{"target", "setuid", "setgid"}}},
+	"flock":       {spec: optSpec{shortArg: "wE", longArg: []string{"wait", "timeout", "conflict-exit-code"}}, skip: 1},
+	"eatmydata":   {},
+	"nocache":     {},
+	"prlimit":     {spec: optSpec{shortArg: "p", longArg: []string{"pid"}}},
+	"setpriv":     {spec: optSpec{longArg: []string{"reuid", "regid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}}},
+	"cgexec":      {spec: optSpec{shortArg: "g"}},
+	"faketime":    {spec: optSpec{shortArg: "f"}, skip: 1},
+	"catchsegv":   {},
 }
 
 // unwrap peels wrappers off c.Args in any nesting order, recording them in
@@ -138,6 +175,12 @@ var wrappers = map[string]wrapper{
 func (w *walker) unwrap(c *Command) (lookup bool) {
 	for guard := 0; guard < 64 && len(c.Args) > 1 && !c.Args[0].Dynamic; guard++ {
 		name := baseName(c.Args[0].Value)
+		if name == "gdb" {
+			if !gdbArgs(c) {
+				return false
+			}
+			continue
+		}
 		wr, ok := wrappers[name]
 		if !ok {
 			return false
@@ -145,12 +188,14 @@ func (w *walker) unwrap(c *Command) (lookup bool) {
 		if name == "busybox" && strings.HasPrefix(c.Args[1].Value, "-") {
 			return false
 		}
+
 		var (
 			cwd      = c.Cwd
 			cwdSet   bool
 			bg       bool
 			split    []Word
 			isLookup bool
+			user     bool
 		)
 		i, ok := scanOpts(c.Args, wr.spec, func(o, v string) bool {
 			switch name + " " + o {
@@ -164,6 +209,15 @@ func (w *walker) unwrap(c *Command) (lookup bool) {
 				cwd, cwdSet = abs(v, c.Cwd), true
 			case "sudo b", "sudo background":
 				bg = true
+			case "strace p", "ltrace p", "taskset p", "taskset pid", "chrt p", "chrt pid", "prlimit p",
+				"prlimit pid", "numactl s", "numactl show", "numactl H", "numactl hardware", "chrt m", "chrt max":
+				return false // attach to or show a running process: no command
+			case "systemd-run user":
+				user = true
+			case "systemd-run working-directory":
+				cwd, cwdSet = abs(v, c.Cwd), true
+			case "systemd-run d", "systemd-run same-dir":
+				cwdSet = true
 			case "env S", "env split-string":
 				split = append(split, splitWords(v)...)
 			}
@@ -194,13 +248,36 @@ func (w *walker) unwrap(c *Command) (lookup bool) {
 		if name == "chroot" {
 			cwd, cwdSet = "/", true
 		}
+		if name == "flock" && (rest[0].Value == "-c" || rest[0].Value == "--command") {
+			return false // flock FILE -c CMD: a shell body (see follow)
+		}
+		if name == "systemd-run" && !cwdSet {
+			// a service starts in / (system) or in the home (--user)
+			cwd, cwdSet = "/", true
+			if user {
+				cwd = w.opt.Home
+			}
+		}
 		c.Args = rest
 		c.Wrappers = append(c.Wrappers, name)
 		c.Assigns = append(c.Assigns, assigns...)
-		c.Privileged = c.Privileged || wr.privileged
+		c.Privileged = c.Privileged || wr.privileged && !user
 		c.Background = c.Background || bg
 		if cwdSet {
 			c.Cwd = cwd
+		}
+	}
+	return false
+}
+
+// gdbArgs unwraps gdb … --args PROGRAM ARGS (gdb(1)): gdb runs the
+// program it is given that way. It reports whether it found one.
+func gdbArgs(c *Command) bool {
+	for i, a := range c.Args[1:] {
+		if !a.Dynamic && a.Value == "--args" && i+2 < len(c.Args) {
+			c.Args = c.Args[i+2:]
+			c.Wrappers = append(c.Wrappers, "gdb")
+			return true
 		}
 	}
 	return false

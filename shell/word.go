@@ -242,7 +242,7 @@ func (w *walker) part(p syntax.WordPart, b *wordBuf, q quoting, f *frame, subs *
 		w.arith(p.X, f, subs)
 	case *syntax.ProcSubst:
 		b.dynamic()
-		*subs = append(*subs, sub{stmts: p.Stmts, via: "<()"})
+		*subs = append(*subs, sub{stmts: p.Stmts, via: "<()", raw: rawText(f.src, p)})
 	case *syntax.ExtGlob:
 		b.b.WriteString(p.Op.String())
 		b.b.WriteString(p.Pattern.Value)

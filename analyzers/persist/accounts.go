@@ -1,0 +1,167 @@
+package persist
+
+import (
+	"strings"
+
+	"github.com/toolwall/toolwall/shell"
+)
+
+func init() {
+	register((*checker).accountTool, "useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup",
+		"groupmod", "groupdel", "delgroup", "gpasswd", "chpasswd", "chgpasswd", "newusers", "vipw", "vigr",
+		"dsenableroot", "ldapadd", "ldapmodify", "ldapdelete", "smbpasswd", "pdbedit")
+	register((*checker).passwd, "passwd")
+	register((*checker).chsh, "chsh", "chfn")
+	register((*checker).chage, "chage")
+	register((*checker).pw, "pw")
+	register((*checker).dscl, "dscl")
+	register((*checker).sysadminctl, "sysadminctl")
+	register((*checker).dseditgroup, "dseditgroup")
+	register((*checker).visudo, "visudo")
+	register((*checker).sambaTool, "samba-tool")
+}
+
+func (k *checker) account(c *shell.Command, why string) {
+	k.ask(quote(c), RuleAccount, catAccount, why,
+		"Do not create, change or delete accounts, groups or passwords; tell the user the exact command and let them run it")
+}
+
+// accountTool: programs whose every use changes accounts or groups; --help
+// and --version pass.
+func (k *checker) accountTool(c *shell.Command) {
+	if helpOnly(c) {
+		return
+	}
+	k.account(c, c.Name+" changes the machine's user accounts, groups or passwords, which decide who can log in and act as whom")
+}
+
+// helpOnly reports an argv that only asks for help or a version.
+func helpOnly(c *shell.Command) bool {
+	for _, w := range c.Args[1:] {
+		switch w.Value {
+		case "--help", "-h", "--version", "-V", "-?":
+			return true
+		}
+	}
+	return false
+}
+
+// passwd: every use but -S/--status (read-only) and help; plain passwd
+// asks too, since it is interactive.
+func (k *checker) passwd(c *shell.Command) {
+	a := parse(c.Args[1:], spec{vals: "rRnxwi", long: []string{"root=", "repository=", "prefix=", "mindays=", "maxdays=", "warndays=", "inactive=", "status", "all", "stdin", "lock", "unlock", "delete", "expire", "keep-tokens", "quiet"}})
+	if a.has("-S", "--status") || helpOnly(c) {
+		return
+	}
+	who := "the current user's"
+	if u := a.operand(0); u != "" {
+		who = u + "'s"
+	}
+	k.account(c, "it changes "+who+" password or password state")
+}
+
+// chsh, chfn: changing another user's shell or details (the user operand
+// differs from the caller). chsh -s zsh for oneself passes.
+func (k *checker) chsh(c *shell.Command) {
+	a := parse(c.Args[1:], spec{vals: "sfrwhoR", long: []string{"shell=", "full-name=", "room=", "work-phone=", "home-phone=", "other=", "root=", "list-shells", "help", "version"}})
+	u := a.operands
+	if len(u) == 0 {
+		return
+	}
+	if u[0].Dynamic && strings.Contains(u[0].Raw, "USER") || !u[0].Dynamic && (u[0].Value == k.user || k.user == "") {
+		return
+	}
+	k.account(c, c.Name+" changes the login shell or details of another account ("+u[0].Raw+"); giving a system account a shell opens it for logins")
+}
+
+// chage: every change (-l only lists).
+func (k *checker) chage(c *shell.Command) {
+	a := parse(c.Args[1:], spec{vals: "dEImMRWP", long: []string{"lastday=", "expiredate=", "inactive=", "mindays=", "maxdays=", "root=", "warndays=", "prefix=", "list", "iso8601", "help"}})
+	if a.has("-l", "--list") || helpOnly(c) || len(c.Args) < 2 {
+		return
+	}
+	k.account(c, "chage changes when an account and its password expire; it can reactivate a locked account")
+}
+
+// pw (FreeBSD): user/group add, mod, del, lock, unlock, and the
+// "useradd"-style spellings.
+func (k *checker) pw(c *shell.Command) {
+	a := parse(c.Args[1:], spec{vals: "VR", posix: true})
+	verb, second := a.lower(0), a.lower(1)
+	switch {
+	case verb == "user" || verb == "group":
+		verb += second // "pw user mod" is "pw usermod"
+	case second == "user" || second == "group":
+		verb = second + verb // and so is "pw mod user"
+	}
+	switch {
+	case strings.HasSuffix(verb, "show") || strings.HasSuffix(verb, "next"):
+	case strings.HasPrefix(verb, "user") || strings.HasPrefix(verb, "group") || verb == "lock" || verb == "unlock":
+		k.account(c, "pw "+a.operand(0)+" changes the machine's user accounts or groups")
+	}
+}
+
+// dscl (macOS): -create, -delete, -append, -merge, -change, -passwd on
+// any node change directory records (users, groups, admin membership).
+func (k *checker) dscl(c *shell.Command) {
+	for _, w := range c.Args[1:] {
+		switch strings.ToLower(w.Value) {
+		case "-create", "-delete", "-append", "-merge", "-change", "-changei", "-passwd", "create", "delete", "append", "merge", "change", "passwd":
+			k.account(c, "dscl "+w.Value+" changes the directory's user and group records (accounts, passwords, admin membership)")
+			return
+		}
+	}
+}
+
+// sysadminctl (macOS): -addUser, -deleteUser, -resetPasswordFor,
+// -guestAccount on, -adminUser changes, -secureTokenOn/Off.
+func (k *checker) sysadminctl(c *shell.Command) {
+	args := c.Args[1:]
+	for i, w := range args {
+		v := strings.ToLower(w.Value)
+		switch v {
+		case "-adduser", "-deleteuser", "-resetpasswordfor", "-securetokenon", "-securetokenoff", "-autologin":
+			k.account(c, "sysadminctl "+w.Value+" changes the machine's user accounts or passwords")
+			return
+		case "-guestaccount", "-smbguestaccess", "-afpguestaccess":
+			if i+1 < len(args) && strings.EqualFold(args[i+1].Value, "on") {
+				k.account(c, "sysadminctl "+w.Value+" on opens a guest login to the machine")
+				return
+			}
+		}
+	}
+}
+
+// dseditgroup (macOS): -o edit/create/delete changes group membership.
+func (k *checker) dseditgroup(c *shell.Command) {
+	a := parse(c.Args[1:], spec{vals: "oaditrnupPTLqvmN"})
+	for _, o := range a.values("-o") {
+		switch strings.ToLower(o.Value) {
+		case "edit", "create", "delete":
+			k.account(c, "dseditgroup -o "+o.Value+" changes group membership (admin membership gives root)")
+			return
+		}
+	}
+}
+
+// visudo: editing sudoers (-c only checks).
+func (k *checker) visudo(c *shell.Command) {
+	a := parse(c.Args[1:], spec{vals: "f", long: []string{"file=", "check", "quiet", "strict", "owner", "perms", "help", "version"}})
+	if a.has("-c", "--check") || helpOnly(c) {
+		return
+	}
+	k.account(c, "visudo edits sudoers, which decides who may act as root, in an interactive editor")
+}
+
+// samba-tool user|group add/delete/setpassword/addmembers….
+func (k *checker) sambaTool(c *shell.Command) {
+	a := parse(c.Args[1:], spec{posix: true})
+	switch a.lower(0) {
+	case "user", "group":
+		switch a.lower(1) {
+		case "", "list", "show", "listmembers", "getpassword":
+			return
+		}
+		k.account(c, "samba-tool "+a.operand(0)+" "+a.operand(1)+" changes domain accounts or groups")
+	}
+}

@@ -1,0 +1,76 @@
+// Package persist is the persistence analyzer: it reads each command of a
+// Bash call the way the shell and the tool itself read it and stops what
+// makes code run later or as root, what changes accounts, what switches
+// the machine's record-keeping and protections off, and what dumps
+// credentials. The classes come from MITRE ATT&CK's persistence,
+// defense-evasion and credential-access tactics as the Atomic Red Team
+// tests exercise them from a shell.
+//
+// Rules, all with stable ids (DESIGN.md, principle 4):
+//
+//   - persist.write-protected (deny), persist.write-sensitive and
+//     persist.write-system (ask): every file a command writes —
+//     redirections (> >> &> >| <>), tee and sponge, cp/mv/ln/install/
+//     rsync/scp/ditto destinations (-t, a directory destination judged
+//     with each source's name), dd of=, sed -i and perl -i targets,
+//     truncate, touch (ask at most: it creates an empty file), curl -o,
+//     wget -O/-P — is judged with [files.Judge] plus this package's own
+//     list of places Judge does not know yet (rc.common, /etc/rc.d,
+//     emond, StartupItems, update-motd.d, udev rules, periodic, the at
+//     spool, loginwindow plists, Python startup hooks, …). A target only
+//     known at run time asks when its certain prefix is such a place, or
+//     when its static file name is a startup file (principle 2).
+//   - persist.account (ask): useradd, usermod, userdel, groupadd,
+//     gpasswd, chpasswd, passwd (but -S), chage (but -l), chsh/chfn of
+//     another user, pw, dscl -create/-delete/-append/-passwd,
+//     sysadminctl -addUser/-deleteUser/-resetPasswordFor/-guestAccount
+//     on, dseditgroup -o edit, dsenableroot, visudo (but -c), ldapadd,
+//     ldapmodify, samba-tool user/group changes.
+//   - persist.schedule (ask): crontab FILE / - / piped / -e, at, batch,
+//     systemd-run, systemctl enable/reenable/link/add-wants/edit (also
+//     --user), launchctl load/bootstrap/submit/enable, defaults write
+//     com.apple.loginwindow, osascript making a login item, update-rc.d
+//     defaults/enable, chkconfig on/--add, rc-update add, sysrc
+//     NAME_enable=YES, service NAME enable, loginctl enable-linger.
+//   - persist.kernel (ask): insmod, modprobe (not -r, -n, queries),
+//     kextload, kmutil load, sysctl of security knobs
+//     (kernel.randomize_va_space, kernel.yama.ptrace_scope,
+//     kernel.core_pattern, …) by sysctl or /proc/sys, sysctl -p of a file
+//     outside /etc, grub-install, efibootmgr changes, mokutil. rmmod and
+//     kextunload pass (loading again undoes them); update-grub passes.
+//   - defense.* (ask unless noted): audit-off (auditctl -D, -e 0, -d);
+//     security-stop (systemctl/service/init script/launchctl/update-rc.d/
+//     chkconfig/sysrc/pkill/killall stopping auditd, apparmor, osquery,
+//     EDR agents, syslog, journald — the firewall and sshd are the ops
+//     analyzer's); protection-off (spctl --master-disable, csrutil
+//     disable, the macOS application firewall, security
+//     add-trusted-cert); backup-delete (tmutil disable/delete);
+//     immutable (chattr ±i/±a, chflags schg on system and startup
+//     files); timestomp (warn: touch -r/-t/-d on them); log-tamper
+//     (truncating, deleting, shredding or editing /var/log, /var/audit,
+//     wtmp; journalctl --vacuum-*; find /var/log -delete); shell-hook
+//     (PROMPT_COMMAND, trap … DEBUG, PS0–PS4 with a command
+//     substitution).
+//   - creddump.* (ask unless noted): tool (LaZagne, mimipenguin,
+//     mimikatz, pypykatz, secretsdump, unshadow; hashcat/john on shadow);
+//     process-memory (/proc/PID/mem, /dev/mem, /proc/kcore, gcore,
+//     procdump, gdb/lldb attach with a dump command; a plain attach
+//     warns); keychain (security dump-keychain, find-*-password -w/-g,
+//     export, import); browser-store (Chrome-family "Login Data",
+//     "Cookies", "Web Data", "Local State"; Firefox logins.json, key4.db,
+//     key3.db, cookies.sqlite; Safari Cookies.binarycookies, by any
+//     program); secret-search (grep -r, rg, ag for password/secret/token
+//     over /, a home, /home, /etc…); history (grepping shell history for
+//     passwords, copying it, history -w elsewhere); key-search (warn:
+//     find / -name id_rsa, locate); sniff (warn: tcpdump, tshark,
+//     tcpflow, ngrep; ask: ettercap, bettercap, arpspoof, responder).
+//
+// Effects: [toolwall.TagSystemWrite] for writes under system roots,
+// [toolwall.TagStage] (Detail "persistence") for files copied, linked or
+// downloaded into persistence and startup places,
+// [toolwall.TagCredential] for credential dumps, and
+// [toolwall.TagProcessControl] for stopping security services.
+//
+// In [toolwall.RootContext] the analyzer reports nothing (seed 004: the
+// root helper gets only the catastrophic set).
+package persist

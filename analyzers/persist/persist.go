@@ -1,0 +1,284 @@
+package persist
+
+import (
+	"context"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/shell"
+)
+
+// Rule ids reported by [Analyzer]. Ids are stable: users switch rules off
+// and hosts log by them.
+const (
+	// RuleWriteProtected (deny, 0.95): a shell write to a file whose change
+	// runs code at boot, at login, on a schedule or as root, or decides who
+	// may log in ([files.Judge]'s protected set plus [extraPlaces]).
+	RuleWriteProtected = "persist.write-protected"
+	// RuleWriteSensitive (ask, 0.6): a shell write to a file that runs code
+	// later for this user (shell rc files, git hooks, the agent's settings,
+	// Python startup hooks), or a write whose name is only known at run
+	// time under such a place.
+	RuleWriteSensitive = "persist.write-sensitive"
+	// RuleWriteSystem (ask, 0.6): any other shell write under a system root
+	// (/etc, /usr, /opt, /var, /Library, …).
+	RuleWriteSystem = "persist.write-system"
+	// RuleAccount (ask, 0.6): creating, changing or deleting user accounts,
+	// groups and passwords (useradd, usermod, passwd, dscl, sysadminctl, …).
+	RuleAccount = "persist.account"
+	// RuleSchedule (ask, 0.6): installing something that runs later or at
+	// boot: crontab FILE, at, systemd timers, systemctl enable, launchctl
+	// load, login hooks, update-rc.d, chkconfig, rc-update.
+	RuleSchedule = "persist.schedule"
+	// RuleKernel (ask, 0.6): loading kernel modules or extensions, turning
+	// kernel security knobs off, changing the boot loader.
+	RuleKernel = "persist.kernel"
+
+	// RuleAuditOff (ask, 0.6): deleting audit rules or switching auditing
+	// off (auditctl -D, auditctl -e 0).
+	RuleAuditOff = "defense.audit-off"
+	// RuleSecurityStop (ask, 0.6): stopping, disabling, masking or killing
+	// an audit, logging or endpoint-security service (auditd, apparmor,
+	// osqueryd, falcon-sensor, wazuh, rsyslog, …).
+	RuleSecurityStop = "defense.security-stop"
+	// RuleProtectionOff (ask, 0.6): switching a platform protection off:
+	// Gatekeeper (spctl --master-disable), SIP (csrutil disable), the macOS
+	// application firewall, trusting a new root certificate.
+	RuleProtectionOff = "defense.protection-off"
+	// RuleBackupDelete (ask, 0.6): disabling Time Machine or deleting its
+	// backups and snapshots (tmutil disable, delete, deletelocalsnapshots).
+	RuleBackupDelete = "defense.backup-delete"
+	// RuleImmutable (ask, 0.6): chattr +i/-i/+a/-a on a system,
+	// persistence or startup file.
+	RuleImmutable = "defense.immutable"
+	// RuleTimestomp (warn, 0.45): touch -r/-t/-d on a system, persistence
+	// or startup file: backdating it hides a change.
+	RuleTimestomp = "defense.timestomp"
+	// RuleLogTamper (ask, 0.6): emptying, deleting, shredding or editing
+	// system logs and the audit trail (/var/log, /var/audit, wtmp), or
+	// vacuuming the journal.
+	RuleLogTamper = "defense.log-tamper"
+	// RuleShellHook (ask, 0.6): hooking the shell so that a command runs
+	// at every prompt or command: PROMPT_COMMAND, trap … DEBUG, a prompt
+	// variable holding a command substitution (keystroke logging).
+	RuleShellHook = "defense.shell-hook"
+
+	// RuleDumpTool (ask, 0.6): a known credential dumper or cracker
+	// (LaZagne, mimipenguin, mimikatz, pypykatz, secretsdump, unshadow;
+	// hashcat and john on the shadow file).
+	RuleDumpTool = "creddump.tool"
+	// RuleProcessMemory (ask, 0.6): reading another process's memory
+	// (/proc/PID/mem, /dev/mem, /proc/kcore, gcore, gdb attach with dump
+	// commands, procdump).
+	RuleProcessMemory = "creddump.process-memory"
+	// RuleKeychain (ask, 0.6): reading or exporting the macOS keychain
+	// (security dump-keychain, find-*-password -w/-g, export, import).
+	RuleKeychain = "creddump.keychain"
+	// RuleBrowserStore (ask, 0.6): touching a browser's saved passwords,
+	// cookies or their key (Chrome/Chromium/Brave/Edge/Opera/Vivaldi
+	// "Login Data", "Cookies", "Web Data", "Local State"; Firefox
+	// logins.json, key4.db, key3.db, cookies.sqlite; Safari
+	// Cookies.binarycookies).
+	RuleBrowserStore = "creddump.browser-store"
+	// RuleSecretSearch (ask, 0.6): a recursive search for passwords,
+	// secrets or tokens over the whole file system, a home or /etc.
+	RuleSecretSearch = "creddump.secret-search"
+	// RuleHistory (ask, 0.6): searching shell history for passwords or
+	// tokens, or copying it elsewhere.
+	RuleHistory = "creddump.history"
+	// RuleKeySearch (warn, 0.45): locating private keys and password
+	// databases across the file system or a home (find / -name id_rsa).
+	RuleKeySearch = "creddump.key-search"
+	// RuleSniff (warn, 0.45): capturing network traffic (tcpdump, tshark,
+	// tcpflow, ngrep, dumpcap); ask for active interception (ettercap,
+	// bettercap, arpspoof, mitmdump in transparent mode is not included).
+	RuleSniff = "creddump.sniff"
+)
+
+// Analyzer finds persistence, account changes, defense impairment and
+// credential dumping in Bash calls. It needs in.Script; a nil Script (a
+// non-Bash call, or a command that did not parse) yields nothing. In
+// [toolwall.RootContext] it reports nothing (seed 004: the root helper gets
+// only the catastrophic set).
+var Analyzer = &analysis.Analyzer{
+	Name: "persist",
+	Doc: "persist stops shell commands that make something run later or as root (writes to cron, " +
+		"systemd, launchd, boot and shell startup files; crontab, at, systemctl enable, launchctl load; " +
+		"kernel modules), change accounts, switch audit, logging and security tools off or wipe logs, " +
+		"and dump credentials (known dumpers, process memory, the keychain, browser password stores, " +
+		"searches for passwords over a whole home or file system).",
+	Tools: []string{toolwall.ToolBash},
+	Run:   run,
+}
+
+// Finding scores (the gate's conventions: deny 0.95, ask 0.5–0.65, warn
+// 0.4–0.5).
+const (
+	denyScore = 0.95
+	askScore  = 0.6
+	warnScore = 0.45
+)
+
+// Categories of findings.
+const (
+	catPersist  = "persistence"
+	catAccount  = "account"
+	catDefense  = "defense-impairment"
+	catCredDump = "credential-access"
+)
+
+// checker holds the state of one Run.
+type checker struct {
+	in   *analysis.Input
+	r    *analysis.Report
+	home string
+	proj string
+	user string
+	seen map[string]bool
+}
+
+func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
+	if in == nil || r == nil || in.Script == nil || in.Call.IsRoot() {
+		return
+	}
+	k := &checker{in: in, r: r, home: in.Call.Home, proj: in.Call.Project, seen: map[string]bool{}}
+	if k.proj == "" {
+		k.proj = in.Call.Cwd
+	}
+	if k.home != "" {
+		k.user = path.Base(k.home)
+	}
+	for _, c := range in.Script.Commands {
+		if c == nil {
+			continue
+		}
+		k.command(c)
+	}
+}
+
+// command runs every rule on one command.
+func (k *checker) command(c *shell.Command) {
+	k.assigns(c, c.Assigns)
+	k.writes(c)
+	k.memoryWords(c)
+	if len(c.Args) == 0 {
+		return
+	}
+	name := c.Name
+	if slices.Contains(c.Wrappers, "systemd-run") {
+		k.systemdWrapped(c)
+	}
+	if f, ok := commands[name]; ok {
+		f(k, c)
+	}
+	if v := c.Args[0].Value; !c.Args[0].Dynamic && (strings.HasPrefix(v, "/etc/init.d/") || strings.HasPrefix(v, "/etc/rc.d/")) {
+		k.initScript(c)
+	}
+	k.browserWords(c)
+	k.copiesHistory(c)
+	if isInterpreter(name) {
+		k.interpreted(c)
+	}
+}
+
+// commands maps a program's lower-cased base name to its rules; filled in
+// init by the file of each area so that the table and the functions it
+// names do not form an initialization cycle.
+var commands = map[string]func(*checker, *shell.Command){}
+
+func register(f func(*checker, *shell.Command), names ...string) {
+	for _, n := range names {
+		if _, dup := commands[n]; dup {
+			panic("persist: " + n + " registered twice")
+		}
+		commands[n] = f
+	}
+}
+
+// add reports a finding once per (rule, reason).
+func (k *checker) add(act toolwall.Action, rule, category, reason string) {
+	key := rule + "\x00" + reason
+	if k.seen[key] {
+		return
+	}
+	k.seen[key] = true
+	score := askScore
+	switch act {
+	case toolwall.Deny:
+		score = denyScore
+	case toolwall.Warn:
+		score = warnScore
+	}
+	k.r.Add(toolwall.Finding{Rule: rule, Category: category, Score: score, Action: act, Reason: reason})
+}
+
+// ask reports an Ask finding: "`what` was refused: why. instead."
+func (k *checker) ask(what, rule, category, why, instead string) {
+	k.add(toolwall.Ask, rule, category, refused(what, why, instead))
+}
+
+// deny reports a Deny finding.
+func (k *checker) deny(what, rule, category, why, instead string) {
+	k.add(toolwall.Deny, rule, category, refused(what, why, instead))
+}
+
+// warn reports a Warn finding; its reason says the command was let
+// through.
+func (k *checker) warn(what, rule, category, why, instead string) {
+	k.add(toolwall.Warn, rule, category, "`"+what+"` was allowed with a warning: "+why+". "+instead+".")
+}
+
+func refused(what, why, instead string) string {
+	return "`" + what + "` was refused: " + why + ". " + instead + "."
+}
+
+// quote renders a command for a reason, at most 160 bytes.
+func quote(c *shell.Command) string {
+	return clip(c.String())
+}
+
+// clip collapses white space and bounds s to 160 bytes.
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 160 {
+		s = s[:157] + "..."
+	}
+	return s
+}
+
+// cwd is the directory c runs in, or the call's when the reader lost it.
+func (k *checker) cwd(c *shell.Command) string {
+	if c.Cwd != "" {
+		return c.Cwd
+	}
+	return k.in.Call.Cwd
+}
+
+// abs resolves a static word to an absolute, clean path ("" for a dynamic
+// word or an empty one). ~ is resolved by the reader; a leftover "~/" (a
+// quoted tilde inside a larger word) is expanded here.
+func (k *checker) abs(c *shell.Command, w shell.Word) string {
+	if w.Dynamic || w.Value == "" {
+		return ""
+	}
+	return paths.Abs(paths.Expand(w.Value, k.home), k.cwd(c))
+}
+
+// prefixAbs resolves the certain leading part of a dynamic word when it
+// is an absolute path or starts at home; "" otherwise.
+func (k *checker) prefixAbs(w shell.Word) string {
+	p := paths.Expand(w.Prefix, k.home)
+	if !strings.HasPrefix(p, "/") {
+		return ""
+	}
+	return paths.Abs(p, "")
+}
+
+// baseName is the lower-cased last element of p.
+func baseName(p string) string {
+	return strings.ToLower(path.Base(p))
+}

@@ -13,6 +13,7 @@ cat <<'EOF' > notes.md
 release notes: rm -rf / is not a command here
 EOF
 xargs -0 -n1 -P4 gzip < files.txt & wait`},
+	{"interp", `python3 -c "import subprocess, sys; subprocess.run(['git', 'status'], check=True); print(sys.version)" && node -e "console.log(require('child_process').execSync('git rev-parse HEAD').toString())"`},
 }
 
 func BenchmarkRead(b *testing.B) {

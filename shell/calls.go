@@ -96,18 +96,23 @@ type program struct {
 	// after `import subprocess as sp`) and, for a bare name imported from
 	// it, that name ("run" after `from subprocess import run`).
 	modules map[string]string
-	// mentions holds module names found as string literals or words
-	// ("child_process", "Deno", "Bun").
-	mentions map[string]bool
+	// budget is how many more tokens the reading may look at.
+	budget int
+	// childProcess is set when the program names Node's child_process
+	// module in a string ("child_process", "node:child_process").
+	childProcess bool
 }
 
 // commandsOf returns the shell text of every command the program hands to
 // a shell or runs, in order. Parts only known at run time are runtimeHole.
-func commandsOf(l lang, src string) []string {
-	p := &program{l: l, toks: lex(l, src), modules: map[string]string{}, mentions: map[string]bool{}}
+// budget bounds the tokens looked at (arguments of nested calls are looked
+// at once per call); used is what the reading took, ok false when it ran
+// out.
+func commandsOf(l lang, src string, budget int) (out []string, used int, ok bool) {
+	p := &program{l: l, toks: lex(l, src), modules: map[string]string{}, budget: budget}
+	p.budget -= len(p.toks)
 	p.imports()
-	var out []string
-	for i := 0; i < len(p.toks); i++ {
+	for i := 0; i < len(p.toks) && p.budget >= 0; i++ {
 		t := p.toks[i]
 		switch {
 		case t.kind == tokExec:
@@ -121,19 +126,18 @@ func commandsOf(l lang, src string) []string {
 			}
 		}
 	}
-	return out
+	return out, budget - p.budget, p.budget >= 0
 }
 
-// imports records Python import aliases and the module names a program
-// mentions.
+// imports records Python import aliases and whether a Node program
+// names child_process.
 func (p *program) imports() {
 	t := p.toks
 	for i := range t {
 		switch t[i].kind {
 		case tokString:
-			switch v := strings.TrimPrefix(t[i].text, "node:"); v {
-			case "child_process", "subprocess", "bun":
-				p.mentions[v] = true
+			if strings.TrimPrefix(t[i].text, "node:") == "child_process" {
+				p.childProcess = true
 			}
 			continue
 		case tokIdent:
@@ -141,8 +145,6 @@ func (p *program) imports() {
 			continue
 		}
 		switch t[i].text {
-		case "Deno", "Bun":
-			p.mentions[t[i].text] = true
 		case "import":
 			if p.l != langPython || i+1 >= len(t) || i >= 2 && t[i-2].text == "from" {
 				continue
@@ -246,10 +248,9 @@ func (p *program) call(i int) (string, bool) {
 		q := p.qualifier(i)
 		switch {
 		case q == spec.module:
-		case p.l == langNode && spec.module == "child_process" && (q == "Bun" || p.mentions["child_process"]):
+		case p.l == langNode && spec.module == "child_process" && (q == "Bun" || p.childProcess):
 		case p.l == langNode && spec.module == "Deno" && q != "Deno":
 			return "", false
-		case p.l == langPython && q == "" && p.mentions["subprocess"]:
 		default:
 			return "", false
 		}
@@ -258,6 +259,7 @@ func (p *program) call(i int) (string, bool) {
 	switch {
 	case i+1 < len(t) && t[i+1].text == "(" && t[i+1].kind == tokPunct:
 		args = splitArgs(t[i+2 : closeOf(t, i+1)])
+		p.budget -= closeOf(t, i+1) - i
 	case spec.bare && i+1 < len(t) && (t[i+1].kind == tokString || t[i+1].kind == tokExec ||
 		t[i+1].kind == tokIdent && strings.HasPrefix(t[i+1].text, "$")):
 		end := i + 1
@@ -266,6 +268,7 @@ func (p *program) call(i int) (string, bool) {
 			end++
 		}
 		args = splitArgs(t[i+1 : min(end, len(t))])
+		p.budget -= end - i
 	default:
 		return "", false
 	}

@@ -30,7 +30,7 @@ func TestBenignCorpora(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var total, syntaxErr, dynName, cmds int
+		var total, syntaxErr, dynName, cmds, inline int
 		sc := bufio.NewScanner(fh)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
@@ -63,6 +63,14 @@ func TestBenignCorpora(t *testing.T) {
 			}
 			cmds += len(s.Commands)
 			for _, c := range s.Commands {
+				if c.Parent != nil && c.Via == viaOf[langOf(c.Parent.Name)] && c.Via != "" {
+					inline++
+					if testing.Verbose() {
+						t.Logf("inline program runs %q: %q", c.String(), rec.Cmd)
+					}
+				}
+			}
+			for _, c := range s.Commands {
 				if len(c.Args) > 0 && c.Args[0].Dynamic {
 					dynName++
 					if testing.Verbose() {
@@ -73,7 +81,7 @@ func TestBenignCorpora(t *testing.T) {
 			}
 		}
 		fh.Close()
-		t.Logf("%s: %d benign lines, %d commands; syntax errors %d (%.2f%%), dynamic command names %d (%.2f%%)",
-			name, total, cmds, syntaxErr, 100*float64(syntaxErr)/float64(total), dynName, 100*float64(dynName)/float64(total))
+		t.Logf("%s: %d benign lines, %d commands (%d run by inline programs); syntax errors %d (%.2f%%), dynamic command names %d (%.2f%%)",
+			name, total, cmds, inline, syntaxErr, 100*float64(syntaxErr)/float64(total), dynName, 100*float64(dynName)/float64(total))
 	}
 }

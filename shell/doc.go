@@ -4,11 +4,48 @@
 // mvdan.cc/sh/v3/syntax (LangBash) and walks lists, pipelines, subshells,
 // groups, if/for/while/until/case/select bodies, functions where called,
 // $(…), backticks, <(…), >(…), heredocs, and re-parses the bodies of
-// sh -c, eval, trap, su -c, watch, heredocs, here-strings and static text
-// piped into a shell. Wrappers (sudo, doas, pkexec, run0, env, command,
-// builtin, exec, nohup, nice, timeout, time, stdbuf, ionice, chroot,
-// setsid, busybox, leading NAME=value) are peeled off; xargs and find
-// -exec tails are emitted as commands of their own.
+// sh -c, eval, trap, su -c, sg, script -c, flock -c, bun exec, watch,
+// ssh remote commands, heredocs, here-strings, static text piped into a
+// shell or at(1), and the static output of <(…) read as a script
+// (`bash <(echo …)`, `source <(…)`). Wrappers (sudo, doas, pkexec, run0,
+// env, command, builtin, exec, nohup, nice, timeout, time, stdbuf, ionice,
+// chroot, setsid, busybox, unbuffer, caffeinate, firejail, proxychains,
+// torsocks, strace, ltrace, valgrind, gdb --args, taskset, chrt, numactl,
+// systemd-run, xvfb-run, dbus-launch, fakeroot, unshare, nsenter, flock,
+// eatmydata, nocache, prlimit, setpriv, cgexec, faketime, catchsegv,
+// leading NAME=value) are peeled off; xargs and find -exec tails are
+// emitted as commands of their own.
+//
+// Inline programs: the program text of python/python2/python3/python3.N/
+// pypy (-c, stdin), node/nodejs/bun (-e, -p, --eval, --print, stdin), deno
+// eval, perl (-e, -E, stdin), ruby (-e, stdin) and php (-r, -B, -R, -E,
+// stdin) is read for the calls that run a command — Python os.system,
+// os.popen, subprocess.*, os.exec*/spawn*, pty.spawn, asyncio
+// create_subprocess_*; Node child_process exec/execSync/spawn/spawnSync/
+// execFile/execFileSync, Bun.spawn, $`…`, Deno.Command, Deno.run; Perl
+// system, exec, readpipe, backticks, qx, piped open; Ruby system, exec,
+// spawn, backticks, %x(), IO.popen, Open3.*; PHP system, exec, shell_exec,
+// passthru, popen, proc_open, pcntl_exec, backticks — and each command is
+// re-read as shell (Depth+1, Parent the interpreter). A string argument is
+// shell text; a list (['sh', '-c', X], ['rm', '-rf', p]) is an argv whose
+// items are quoted. Literals joined with + (Perl and PHP: .), Python's
+// adjacent literals and .split() are followed; a part only known at run
+// time (a name, a call, an f-string or #{…} field, $var in a Perl/PHP
+// double-quoted string, .format and % fields) becomes a Dynamic word, and
+// an argument that is nothing but such a part gives a command whose
+// program is Dynamic. A command string that does not parse as shell gives
+// one command with a Dynamic program (no *SyntaxError). Text that is only
+// data (print('rm -rf /'), a comment, a string that merely names a call)
+// is never read as a command.
+//
+// Limits of that reading (it tokenizes, it does not parse): calls reached
+// through getattr, exec/eval of program text, a variable holding a
+// function, or an import under another name than `import m as x` / `from
+// m import f` are not seen; Node's child_process functions count only
+// when the program names the child_process module; regex literals
+// holding quotes can mislead the tokenizer; PHP heredocs are not read.
+// Program files (python script.py) are not read: the reader never
+// touches the file system.
 //
 // Words come out after quote removal with ~, $HOME, $PWD, $(pwd) and $USER
 // resolved from [Options]; anything only known at run time is marked
@@ -32,10 +69,14 @@
 //
 // The package holds no rules: analyzers judge the [Script].
 //
-// Via values: "" (top level), "sh -c" (also su -c, watch), "eval",
-// "trap", "stdin" (text piped or heredoc'd into a shell, source
-// /dev/stdin), "xargs", "find -exec", "watch" (watch -x), "$()", "<()"
-// (also >()), "function NAME", "alias NAME".
+// Via values: "" (top level), "sh -c" (also su -c, sg, script -c, flock
+// -c, bun exec, watch), "eval", "trap", "stdin" (text piped or heredoc'd
+// into a shell or at, source /dev/stdin, bash or source <(…)), "xargs",
+// "find -exec", "watch" (watch -x), "$()", "<()" (also >()), "function
+// NAME", "alias NAME", "ssh" (the remote command), and for commands run
+// by an inline program "python -c", "node -e" (also bun and deno), "perl
+// -e", "ruby -e", "php -r" — whether the program came from an option or
+// from stdin.
 //
 // A command with only redirections ("> file") or only assignments
 // ("HISTFILE=/dev/null", "PATH=/tmp/x:$PATH") is emitted with no Args and

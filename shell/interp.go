@@ -201,7 +201,13 @@ func (w *walker) interp(cmd *Command, l lang, f frame) {
 		if c.Dynamic || w.err != nil {
 			continue
 		}
-		for _, text := range commandsOf(l, c.Value) {
+		texts, used, ok := commandsOf(l, c.Value, w.opt.MaxNodes-w.nodes)
+		w.nodes += used
+		if !ok {
+			w.fail(&LimitError{Limit: "nodes", Max: w.opt.MaxNodes})
+			return
+		}
+		for _, text := range texts {
 			if w.err != nil {
 				return
 			}

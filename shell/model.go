@@ -137,10 +137,14 @@ type Command struct {
 	Depth int
 	// Via says how the command was reached when not directly: "sh -c",
 	// "eval", "stdin" (text piped or heredoc'd into a shell), "xargs",
-	// "find -exec", "$()", "<()", "function f"; "" at top level.
+	// "find -exec", "$()", "<()", "function f", "alias a", "ssh", and
+	// "python -c", "node -e", "perl -e", "ruby -e", "php -r" for commands
+	// run by an inline program; "" at top level (package doc lists all).
 	Via string
 	// Parent is the command this one runs inside of: the shell of an sh -c
-	// or stdin body, the xargs or find of a tail; nil otherwise.
+	// or stdin body, the xargs or find of a tail, the interpreter of an
+	// inline program, the ssh of a remote command, the command an alias
+	// expanded; nil otherwise.
 	Parent *Command
 	// Background is set for a command run with & (or inside a
 	// backgrounded list or pipeline).

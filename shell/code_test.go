@@ -1,0 +1,121 @@
+package shell
+
+import (
+	"bufio"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var langNames = map[string]lang{"python": langPython, "node": langNode, "perl": langPerl, "ruby": langRuby, "php": langPHP}
+
+// codeCase is one line of testdata/code.tsv.
+type codeCase struct {
+	line int
+	l    lang
+	src  string
+	want []string
+}
+
+func loadCode(t testing.TB) []codeCase {
+	t.Helper()
+	fh, err := os.Open("testdata/code.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	var out []codeCase
+	sc := bufio.NewScanner(fh)
+	n := 0
+	for sc.Scan() {
+		n++
+		l := sc.Text()
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		cols := strings.Split(l, "\t")
+		if len(cols) < 2 {
+			t.Fatalf("code.tsv:%d: want at least 2 columns, got %d", n, len(cols))
+		}
+		lg, ok := langNames[cols[0]]
+		if !ok {
+			t.Fatalf("code.tsv:%d: unknown language %q", n, cols[0])
+		}
+		src, err := strconv.Unquote(cols[1])
+		if err != nil {
+			t.Fatalf("code.tsv:%d: program: %v", n, err)
+		}
+		c := codeCase{line: n, l: lg, src: src}
+		for _, q := range cols[2:] {
+			want, err := strconv.Unquote(q)
+			if err != nil {
+				t.Fatalf("code.tsv:%d: command: %v", n, err)
+			}
+			c.want = append(c.want, want)
+		}
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestCommandsOf checks the commands found in inline programs
+// (testdata/code.tsv).
+func TestCommandsOf(t *testing.T) {
+	for _, c := range loadCode(t) {
+		got, _, ok := commandsOf(c.l, c.src, DefaultMaxNodes)
+		if !ok {
+			t.Errorf("code.tsv:%d: over budget", c.line)
+		}
+		if len(got) == 0 && len(c.want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("code.tsv:%d: commandsOf(%q)\n got %q\nwant %q", c.line, c.src, got, c.want)
+		}
+	}
+}
+
+// FuzzCommandsOf checks that reading program text never panics, answers
+// the same twice and stays linear. Seeds: testdata/code.tsv.
+func FuzzCommandsOf(f *testing.F) {
+	for _, c := range loadCode(f) {
+		f.Add(uint8(c.l), c.src)
+	}
+	f.Fuzz(func(t *testing.T, l uint8, src string) {
+		lg := lang(l%uint8(langPHP)) + 1
+		start := time.Now()
+		a, _, _ := commandsOf(lg, src, DefaultMaxNodes)
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("commandsOf took %v on %d bytes", d, len(src))
+		}
+		if b, _, _ := commandsOf(lg, src, DefaultMaxNodes); !reflect.DeepEqual(a, b) {
+			t.Fatalf("commandsOf(%q) not deterministic: %q vs %q", src, a, b)
+		}
+	})
+}
+
+// BenchmarkCommandsOf measures reading a typical one-liner per language.
+func BenchmarkCommandsOf(b *testing.B) {
+	progs := []struct {
+		l   lang
+		src string
+	}{
+		{langPython, `import subprocess, os; subprocess.run(["git", "status"], check=True); print(os.getcwd())`},
+		{langNode, `const {execSync} = require("child_process"); console.log(execSync("git rev-parse HEAD").toString().trim())`},
+		{langPerl, `while (<>) { s/foo/bar/g; print } system("make -j4")`},
+	}
+	for _, p := range progs {
+		b.Run(viaOf[p.l], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				commandsOf(p.l, p.src, DefaultMaxNodes)
+			}
+		})
+	}
+}

@@ -83,6 +83,11 @@ func (a *run) script1() {
 // command dispatches one command to its rules.
 func (a *run) command(c *shell.Command) {
 	n, args := name(c)
+	defer func() {
+		if n == "mv" || n == "ln" {
+			a.recordLinks(c, n, args)
+		}
+	}()
 	if a.env.root {
 		switch n {
 		case "rm":
@@ -104,12 +109,17 @@ func (a *run) command(c *shell.Command) {
 		a.find(c, args)
 	case n == "chmod" || n == "chown" || n == "chgrp":
 		a.perms(c, n, args)
+	case n == "setfacl" || n == "chcon" || n == "chflags" || n == "chattr":
+		a.attrs(c, n, args)
 	case n == "mv" || n == "cp" || n == "install":
 		a.copyMove(c, n, args)
 	case n == "tee":
 		a.tee(c, args)
 	case n == "rsync":
 		a.rsync(c, args)
+	case n == "fd" || n == "fdfind":
+		a.fd(c, args)
+	case a.nodeDelete(c, n, args):
 	default:
 		a.disk(c, n, args)
 	}

@@ -18,6 +18,19 @@ var blockPrefixes = []struct {
 }{
 	{"sd", 'a'}, {"hd", 'a'}, {"vd", 'a'}, {"xvd", 'a'}, {"nvme", '0'}, {"mmcblk", '0'},
 	{"disk", '0'}, {"rdisk", '0'}, {"md", '0'}, {"dm-", '0'}, {"nbd", '0'}, {"mtdblock", '0'},
+	// ZFS volumes, Ceph RBD, bcache, persistent memory, SCSI generic;
+	// FreeBSD's ada, da and nvd disks.
+	{"zd", '0'}, {"rbd", '0'}, {"bcache", '0'}, {"pmem", '0'}, {"sg", '0'},
+	{"ada", '0'}, {"da", '0'}, {"nvd", '0'},
+}
+
+// devNotDisks are subdirectories of /dev that hold no disks; any other
+// /dev/<dir>/<name> is taken for an LVM logical volume (/dev/vg0/root).
+var devNotDisks = map[string]bool{
+	"shm": true, "pts": true, "fd": true, "mqueue": true, "hugepages": true, "input": true, "snd": true,
+	"net": true, "bus": true, "char": true, "cpu": true, "dri": true, "serial": true, "vfio": true,
+	"usb": true, "v4l": true, "dma_heap": true, "hidraw": true, "tty": true, "vhost": true, "bsg": true, "pty": true,
+	"vc": true,
 }
 
 // blockDevice reports whether p (absolute, clean) names a disk or
@@ -29,7 +42,11 @@ func blockDevice(p string) bool {
 		return false
 	}
 	if rest == "root" || strings.HasPrefix(rest, "disk/by-") || strings.HasPrefix(rest, "md/") ||
+		strings.HasPrefix(rest, "block/") || strings.HasPrefix(rest, "zvol/") ||
 		(strings.HasPrefix(rest, "mapper/") && rest != "mapper/control") {
+		return true
+	}
+	if dir, lv, ok := strings.Cut(rest, "/"); ok && lv != "" && !strings.Contains(lv, "/") && !devNotDisks[dir] && dir != "disk" && dir != "mapper" {
 		return true
 	}
 	for _, b := range blockPrefixes {
@@ -78,11 +95,34 @@ var (
 // (c153–c168). Image files are never matched: only device nodes.
 func (a *run) disk(c *shell.Command, n string, args []shell.Word) {
 	switch {
-	case n == "dd":
+	case n == "dd" || n == "dcfldd" || n == "dc3dd" || n == "ddpt" || n == "sg_dd":
 		a.dd(c, args)
 	case strings.HasPrefix(n, "mkfs") || strings.HasPrefix(n, "newfs") || n == "mke2fs" || n == "mkswap" ||
-		n == "mkdosfs" || n == "mkntfs" || n == "mkexfatfs":
+		n == "mkdosfs" || n == "mkntfs" || n == "mkexfatfs" || n == "mkudffs" || n == "mkreiserfs" || n == "mkjfs":
 		a.diskRule(c, args[1:], "disk.format", "formats")
+	case n == "bmaptool" && len(args) > 1 && args[1].Value == "copy":
+		a.diskRule(c, args[2:], "disk.overwrite", "writes an image onto")
+	case n == "pvcreate" || n == "vgcreate" || n == "vgextend" || n == "pvremove":
+		a.diskRule(c, args[1:], "disk.format", "writes an LVM label onto")
+	case n == "zpool":
+		a.zpool(c, args)
+	case n == "mdadm":
+		for _, w := range args[1:] {
+			switch w.Value {
+			case "--create", "-C", "--build", "-B", "--zero-superblock", "--add", "-a":
+				a.diskRule(c, args[1:], "disk.format", "writes a RAID superblock onto")
+				return
+			}
+		}
+	case n == "sg_format" || n == "sg_sanitize":
+		for _, w := range args[1:] {
+			if n == "sg_sanitize" || w.Value == "--format" || w.Value == "-F" || (strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "--") && strings.Contains(w.Value, "F")) {
+				a.diskRule(c, args[1:], "disk.format", "low-level formats")
+				return
+			}
+		}
+	case n == "flashrom":
+		a.flashrom(c, args)
 	case n == "wipefs":
 		p := parseArgs(args[1:], optSpec{shortArg: "otO", long: []string{"all", "offset", "no-act", "backup", "force", "types", "output", "help", "version"}, longArg: []string{"offset", "types", "output"}})
 		if p.has("a", "all", "o", "offset") && !p.has("n", "no-act") {
@@ -137,17 +177,32 @@ func (a *run) diskRule(c *shell.Command, words []shell.Word, rule, verb string) 
 	}
 }
 
-// dd checks dd's of= operands (c153–c156, c307–c308).
+// ddOutputs are the operands of dd and its forensic variants (dcfldd,
+// dc3dd, ddpt, sg_dd) that name a file they write.
+var ddOutputs = []string{"of=", "wipe=", "hwipe=", "hof=", "ofs=", "hofs="}
+
+// ddOutput returns the file an operand names for writing.
+func ddOutput(v string) (string, bool) {
+	for _, p := range ddOutputs {
+		if of, ok := strings.CutPrefix(v, p); ok {
+			return of, true
+		}
+	}
+	return "", false
+}
+
+// dd checks the output operands of dd and its variants (c153–c156,
+// c307–c308).
 func (a *run) dd(c *shell.Command, args []shell.Word) {
 	for _, w := range args[1:] {
 		if w.Dynamic {
-			if d, ok := strings.CutPrefix(w.Prefix, "of="); ok && (strings.HasPrefix("/dev/", d) || strings.HasPrefix(d, "/dev/")) {
+			if d, ok := ddOutput(w.Prefix); ok && (strings.HasPrefix("/dev/", d) || strings.HasPrefix(d, "/dev/")) {
 				a.ask("disk.dynamic-device", quote(c)+" needs confirmation: it writes to "+w.Raw+
 					", a file only known at run time, which may be a disk. Write the literal output path.")
 			}
 			continue
 		}
-		of, ok := strings.CutPrefix(w.Value, "of=")
+		of, ok := ddOutput(w.Value)
 		if !ok {
 			continue
 		}
@@ -159,6 +214,36 @@ func (a *run) dd(c *shell.Command, args []shell.Word) {
 			a.deny("disk.overwrite", quote(c)+" was refused: it writes straight onto the disk device "+p+
 				", destroying its partitions and file systems. Write to an image file instead (of=./disk.img); flashing a real device is for the user to run.")
 		}
+	}
+}
+
+// zpool checks ZFS pool commands that write labels onto disks (create,
+// add, attach, replace, labelclear) and zpool destroy, which throws away
+// every dataset of a pool.
+func (a *run) zpool(c *shell.Command, args []shell.Word) {
+	sub := ""
+	if len(args) > 1 {
+		sub = args[1].Value
+	}
+	switch sub {
+	case "create", "add", "attach", "replace", "labelclear", "initialize":
+		a.diskRule(c, args[2:], "disk.format", "writes ZFS labels onto")
+	case "destroy":
+		a.deny("disk.format", quote(c)+" was refused: zpool destroy throws away every file system and volume of the pool, "+
+			"which cannot be undone. List pools with `zpool list`; destroying one is for the user to run.")
+	}
+}
+
+// flashrom denies writing or erasing the machine's own firmware (-p
+// internal): a bad image leaves it unable to boot. Programming an external
+// chip is ordinary embedded work.
+func (a *run) flashrom(c *shell.Command, args []shell.Word) {
+	p := parseArgs(args[1:], optSpec{shortArg: "prlicE", long: []string{"programmer", "read", "write", "verify", "erase",
+		"chip", "layout", "image", "help", "version"}, longArg: []string{"programmer", "read", "write", "verify", "chip", "layout", "image"}})
+	prog, _ := p.val("p", "programmer")
+	if strings.HasPrefix(prog, "internal") && p.has("w", "write", "E", "erase") {
+		a.deny("disk.overwrite", quote(c)+" was refused: it rewrites this machine's firmware flash, and a bad image leaves it unable to boot. "+
+			"Flashing firmware is for the user to run.")
 	}
 }
 
@@ -185,7 +270,11 @@ func (a *run) diskutil(c *shell.Command, args []shell.Word) {
 // else on a disk device is denied (c164–c165).
 func (a *run) partition(c *shell.Command, n string, args []shell.Word) {
 	spec := optSpec{shortArg: "abcCHSLOtuoxXZ"}
-	if n == "parted" {
+	switch n {
+	case "sgdisk":
+		// sgdisk's -Z, -z, -o, -g … take no value (sgdisk(8)).
+		spec = optSpec{shortArg: "aAbBcdhijlmnNrRtTuU"}
+	case "parted":
 		spec = optSpec{shortArg: "a", long: []string{"list", "script", "machine", "align", "fix", "json", "help", "version"}, longArg: []string{"align"}}
 	}
 	p := parseArgs(args[1:], spec)

@@ -2,6 +2,7 @@ package destroy
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/toolwall/toolwall/shell"
@@ -28,22 +29,28 @@ var findArg1 = map[string]bool{
 	"-fls": true, "-regextype": true, "-context": true,
 }
 
-// deleters are programs that destroy the files they are given.
-var deleters = map[string]bool{"rm": true, "unlink": true, "shred": true, "srm": true}
+// deleters are programs that destroy the files they are given; truncate
+// destroys their contents ("find ~ -exec truncate -s0 {} +").
+var deleters = map[string]bool{"rm": true, "unlink": true, "shred": true, "srm": true, "truncate": true, "rimraf": true}
 
 // permChangers are programs that change ownership or mode.
 var permChangers = map[string]bool{"chmod": true, "chown": true, "chgrp": true}
 
 // findNode is what one find sub-expression does. sel: whenever it is true,
 // a selective test passed. del, perm, exec: it can run that kind of action
-// on a path no selective test picked.
-type findNode struct{ sel, del, perm, exec bool }
+// on a path no selective test picked. anyDel: it holds a delete action at
+// all. gitSel: a positive name or path test matches ".git"; gitDel: a
+// delete runs on what such a test picked ("find . -name .git -exec rm -rf
+// {} +").
+type findNode struct{ sel, del, perm, exec, anyDel, gitSel, gitDel bool }
 
 // findExpr is a recursive-descent reader of a find expression
 // (or: and ("-o" and)*; and: unary ("-a"? unary)*; unary: "!" unary |
-// "(" or ")" | primary).
+// "(" or ")" | primary). starts are the start paths as written, for
+// matching -path patterns.
 type findExpr struct {
 	toks            []shell.Word
+	starts          []string
 	i, depth        int
 	hasDel, hasPerm bool
 }
@@ -60,7 +67,8 @@ func (f *findExpr) or() findNode {
 	for p := f.peek(); p == "-o" || p == "-or" || p == ","; p = f.peek() {
 		f.i++
 		m := f.and()
-		n = findNode{sel: n.sel && m.sel, del: n.del || m.del, perm: n.perm || m.perm, exec: n.exec || m.exec}
+		n = findNode{sel: n.sel && m.sel, del: n.del || m.del, perm: n.perm || m.perm, exec: n.exec || m.exec,
+			anyDel: n.anyDel || m.anyDel, gitSel: n.gitSel || m.gitSel, gitDel: n.gitDel || m.gitDel}
 	}
 	return n
 }
@@ -82,6 +90,10 @@ func (f *findExpr) and() findNode {
 			del:  n.del || (m.del && !n.sel),
 			perm: n.perm || (m.perm && !n.sel),
 			exec: n.exec || (m.exec && !n.sel),
+			// A test after the action does not narrow it.
+			anyDel: n.anyDel || m.anyDel,
+			gitSel: n.gitSel || (m.gitSel && !n.anyDel),
+			gitDel: n.gitDel || m.gitDel || (n.gitSel && m.anyDel),
 		}
 	}
 	return n
@@ -96,12 +108,12 @@ func (f *findExpr) unary() findNode {
 	switch p {
 	case "!", "-not":
 		m := f.unary()
-		return findNode{del: m.del, perm: m.perm, exec: m.exec}
+		return findNode{del: m.del, perm: m.perm, exec: m.exec, anyDel: m.anyDel, gitDel: m.gitDel}
 	case "(":
 		f.depth++
 		if f.depth > 64 {
 			f.i = len(f.toks)
-			return findNode{del: true, perm: true, exec: true}
+			return findNode{del: true, perm: true, exec: true, anyDel: true}
 		}
 		n := f.or()
 		if f.peek() == ")" {
@@ -111,7 +123,7 @@ func (f *findExpr) unary() findNode {
 		return n
 	case "-delete":
 		f.hasDel = true
-		return findNode{del: true}
+		return findNode{del: true, anyDel: true}
 	case "-exec", "-execdir", "-ok", "-okdir":
 		return f.exec()
 	}
@@ -119,8 +131,14 @@ func (f *findExpr) unary() findNode {
 		if !ok {
 			nargs = 1
 		}
+		var n findNode
+		if nargs == 1 && f.i < len(f.toks) {
+			n = f.pattern(p, f.toks[f.i])
+		} else {
+			n.sel = true
+		}
 		f.i += nargs
-		return findNode{sel: true}
+		return n
 	}
 	switch {
 	case findArg1[p]:
@@ -134,10 +152,11 @@ func (f *findExpr) unary() findNode {
 // exec reads "-exec cmd args… ;" (or "{} +") after the keyword.
 func (f *findExpr) exec() findNode {
 	n := findNode{exec: true}
-	if f.i < len(f.toks) && !f.toks[f.i].Dynamic {
+	// A relative program path ("./truncate") is the user's own script.
+	if f.i < len(f.toks) && !f.toks[f.i].Dynamic && !ownScript(f.toks[f.i].Value) {
 		prog := strings.ToLower(path.Base(f.toks[f.i].Value))
 		if deleters[prog] {
-			n.del, f.hasDel = true, true
+			n.del, n.anyDel, f.hasDel = true, true, true
 		}
 		if permChangers[prog] {
 			n.perm, f.hasPerm = true, true
@@ -150,6 +169,79 @@ func (f *findExpr) exec() findNode {
 			break
 		}
 	}
+	return n
+}
+
+// ownScript reports whether a program word is a relative path ("./x",
+// "bin/x"): a script of the project, not the system tool of that name.
+func ownScript(v string) bool { return strings.Contains(v, "/") && !strings.HasPrefix(v, "/") }
+
+// Name and path tests whose pattern can pick everything or .git.
+var (
+	findNameTests = map[string]bool{"-name": true, "-iname": true}
+	findPathTests = map[string]bool{"-path": true, "-ipath": true, "-wholename": true, "-iwholename": true}
+	findRegexTest = map[string]bool{"-regex": true, "-iregex": true}
+)
+
+// pattern reads a test with one argument. A name, path or regex pattern
+// that matches every probe name selects nothing ("-name '*'", "-regex
+// '.*'"); one that matches .git (under a start path, for -path and
+// -regex) sets gitSel. A dynamic pattern counts as selective.
+func (f *findExpr) pattern(test string, w shell.Word) findNode {
+	n := findNode{sel: true}
+	if w.Dynamic || !(findNameTests[test] || findPathTests[test] || findRegexTest[test]) {
+		return n
+	}
+	fold := strings.HasPrefix(test, "-i")
+	pat := w.Value
+	if fold {
+		pat = strings.ToLower(pat)
+	}
+	var match func(name string) bool
+	switch {
+	case findNameTests[test]:
+		match = func(p string) bool { ok, err := path.Match(pat, path.Base(p)); return ok && err == nil }
+	case findPathTests[test]:
+		// find matches -path like fnmatch without FNM_PATHNAME: "*"
+		// also matches "/".
+		slashless := strings.ReplaceAll(pat, "/", "\x00")
+		match = func(p string) bool {
+			ok, err := path.Match(slashless, strings.ReplaceAll(p, "/", "\x00"))
+			return ok && err == nil
+		}
+	default:
+		re, err := regexp.Compile("^(?:" + pat + ")$")
+		if err != nil {
+			return n
+		}
+		match = re.MatchString
+	}
+	starts := f.starts
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	all := true
+	for _, s := range starts {
+		s = strings.TrimRight(s, "/")
+		if s == "" {
+			s = "/"
+		}
+		if fold {
+			s = strings.ToLower(s)
+		}
+		for _, probe := range []string{"x", ".x", "x.y", "X-1", "x/y", ".x/y.z"} {
+			if fold {
+				probe = strings.ToLower(probe)
+			}
+			if !match(strings.TrimSuffix(s, "/") + "/" + probe) {
+				all = false
+			}
+		}
+		if match(strings.TrimSuffix(s, "/") + "/.git") {
+			n.gitSel = true
+		}
+	}
+	n.sel = !all
 	return n
 }
 
@@ -193,19 +285,25 @@ func splitFind(args []shell.Word) (starts, expr []shell.Word) {
 func (a *run) find(c *shell.Command, args []shell.Word) {
 	starts, toks := splitFind(args[1:])
 	f := &findExpr{toks: toks}
+	for _, s := range starts {
+		if !s.Dynamic {
+			f.starts = append(f.starts, s.Value)
+		}
+	}
 	var root findNode
 	for f.i < len(f.toks) {
 		n := f.or()
-		root = findNode{sel: root.sel || n.sel, del: root.del || n.del, perm: root.perm || n.perm, exec: root.exec || n.exec}
+		root = findNode{sel: root.sel || n.sel, del: root.del || n.del, perm: root.perm || n.perm, exec: root.exec || n.exec,
+			gitDel: root.gitDel || n.gitDel}
 		if f.i < len(f.toks) {
 			f.i++ // a stray ")"
 		}
 	}
-	fedDel, fedPerm, piped := a.fedFrom(c)
+	fedDel, fedPerm, piped, pipedPerm := a.fedFrom(c)
 	deleting := f.hasDel || fedDel || piped
 	broadDel := (f.hasDel && root.del) || (fedDel && root.exec) || (piped && !root.sel)
-	perming := f.hasPerm || fedPerm
-	broadPerm := (f.hasPerm && root.perm) || (fedPerm && root.exec)
+	perming := f.hasPerm || fedPerm || pipedPerm
+	broadPerm := (f.hasPerm && root.perm) || (fedPerm && root.exec) || (pipedPerm && !root.sel)
 	if !deleting && !perming {
 		return
 	}
@@ -235,6 +333,10 @@ func (a *run) find(c *shell.Command, args []shell.Word) {
 				", where no name filter makes a mistake recoverable. Start find from the directory you mean (inside the project or a temp directory).")
 		case deleting && broadDel:
 			a.judgeDelete(c, t, quote(c))
+		case root.gitDel && cls == clsProject:
+			a.deny("rm.project-folder", quote(c)+" was refused: its name test picks the project's .git directory ("+
+				a.env.project+"/.git) and deletes it, and no commit can be restored after that. "+
+				"Exclude .git (-path ./.git -prune -o …) or start find in the subdirectory you mean.")
 		}
 		if perming && broadPerm && (cls == clsRoot || cls == clsSystem || cls == clsHome) && !userPrefix(t.base) {
 			a.deny("perms.recursive-on-root", quote(c)+" was refused: it changes ownership or permissions of every file under "+
@@ -245,11 +347,12 @@ func (a *run) find(c *shell.Command, args []shell.Word) {
 
 // fedFrom reports whether commands in the script delete or re-permission
 // what find c yields: through its -exec tail (also inside sh -c bodies), or
-// through "find … | xargs rm".
-func (a *run) fedFrom(c *shell.Command) (del, perm, piped bool) {
+// through "find … | xargs rm" (piped) and "find … | xargs chmod"
+// (pipedPerm).
+func (a *run) fedFrom(c *shell.Command) (del, perm, piped, pipedPerm bool) {
 	for _, d := range a.script.Commands {
 		n, _ := name(d)
-		if !deleters[n] && !permChangers[n] {
+		if !deleters[n] && !permChangers[n] || ownScript(d.Arg(0)) {
 			continue
 		}
 		for p := d.Parent; p != nil; p = p.Parent {
@@ -258,9 +361,10 @@ func (a *run) fedFrom(c *shell.Command) (del, perm, piped bool) {
 				perm = perm || permChangers[n]
 			}
 		}
-		if deleters[n] && a.fedByFind(d) == c {
-			piped = true
+		if a.fedByFind(d) == c {
+			piped = piped || deleters[n]
+			pipedPerm = pipedPerm || permChangers[n]
 		}
 	}
-	return del, perm, piped
+	return del, perm, piped, pipedPerm
 }

@@ -15,7 +15,7 @@ import (
 // does not panic, gives the same report twice, and stays fast. The git
 // check is off: the fuzzer must not run programs.
 func FuzzAnalyze(f *testing.F) {
-	for _, file := range []string{"testdata/cases.tsv", "testdata/root.tsv", "testdata/git.tsv"} {
+	for _, file := range []string{"testdata/cases.tsv", "testdata/root.tsv", "testdata/git.tsv", "testdata/gaps.tsv"} {
 		for _, c := range readCases(f, file) {
 			f.Add(c.command, c.expect == "deny")
 		}

@@ -68,7 +68,11 @@ func (a *run) copyMove(c *shell.Command, n string, args []shell.Word) {
 		a.deny("disk.overwrite", quote(c)+" was refused: it copies straight onto the disk device "+dest+
 			", destroying its partitions and file systems. Copy to an image file instead; writing a real device is for the user to run.")
 	}
-	if n != "mv" || dest != "/dev/null" {
+	if n == "mv" && dest != "/dev/null" {
+		a.moveSystem(c, srcs)
+		return
+	}
+	if n != "mv" {
 		return
 	}
 	for _, w := range srcs {
@@ -84,6 +88,25 @@ func (a *run) copyMove(c *shell.Command, n string, args []shell.Word) {
 	}
 }
 
+// moveSystem denies moving / or a system directory anywhere ("mv /usr
+// /tmp/usr", "mv /etc /etc.bak"): the programs and settings the system
+// needs to run, including mv and sudo themselves, are gone from where
+// they are looked for, so the move cannot be taken back from a normal
+// shell.
+func (a *run) moveSystem(c *shell.Command, srcs []shell.Word) {
+	for _, w := range srcs {
+		t := a.env.resolve(w, c.Cwd)
+		if t.dynamic {
+			continue
+		}
+		if cls := a.env.classify(t); cls == clsRoot || cls == clsSystem {
+			a.deny("mv.dangerous-source", quote(c)+" was refused: it moves "+a.env.describe(t, cls)+
+				" away from where the system looks for it, which breaks the machine (the tools needed to move it back go with it). "+
+				"Copy what you need instead, or move only the specific files you mean.")
+		}
+	}
+}
+
 // rsync denies "rsync --delete… SRC… DEST" when DEST is /, home, a system
 // root or the project: whatever DEST holds that the sources lack is
 // removed, so an empty source wipes it ("rsync -a --delete empty/ ~/").
@@ -91,11 +114,17 @@ func (a *run) copyMove(c *shell.Command, n string, args []shell.Word) {
 // reported; neither is a dry run (-n) or a remote DEST (host:path).
 func (a *run) rsync(c *shell.Command, args []shell.Word) {
 	p := parseArgs(args[1:], rsyncSpec)
-	deletes := false
+	deletes, dry := false, false
 	for _, o := range p.opts {
 		deletes = deletes || strings.HasPrefix(o.k, "del")
+		switch o.k {
+		case "n", "dry-run":
+			dry = true
+		case "no-n", "no-dry-run":
+			dry = false // rsync's --no-OPTION turns an option off again
+		}
 	}
-	if !deletes || p.has("n", "dry-run") || len(p.operands) < 2 {
+	if !deletes || dry || len(p.operands) < 2 {
 		return
 	}
 	w := p.operands[len(p.operands)-1]
@@ -171,7 +200,7 @@ func (a *run) forkBomb() {
 		fn := strings.ToLower(f.Name)
 		self, concurrent := 0, false
 		for _, c := range f.Calls {
-			if c.Name == fn {
+			if c.Name == fn || (c.Name == "" && len(c.Args) > 0 && selfRef(c.Args[0].Raw)) {
 				self++
 				concurrent = concurrent || c.Piped > 1 || c.Background
 			}
@@ -187,6 +216,16 @@ func (a *run) forkBomb() {
 			}
 		}
 	}
+}
+
+// selfRef reports whether a command word names the running function
+// through bash's FUNCNAME array ("$FUNCNAME", "${FUNCNAME[0]}").
+func selfRef(raw string) bool {
+	switch strings.ReplaceAll(raw, `"`, "") {
+	case "$FUNCNAME", "${FUNCNAME}", "${FUNCNAME[0]}":
+		return true
+	}
+	return false
 }
 
 // destructiveProgs are programs whose name, as an argument of a command
@@ -234,4 +273,76 @@ func (a *run) dynamicCommand(c *shell.Command) {
 func destructiveName(n string) bool {
 	n = strings.ToLower(n)
 	return destructiveProgs[n] || strings.HasPrefix(n, "mkfs")
+}
+
+// lnSpec is GNU and BSD ln's options.
+var lnSpec = optSpec{shortArg: "tS",
+	long: []string{"backup", "directory", "force", "interactive", "logical", "no-dereference", "physical",
+		"relative", "symbolic", "suffix", "target-directory", "no-target-directory", "verbose", "help", "version"},
+	longArg: []string{"suffix", "target-directory"}}
+
+// recordLinks remembers the renames (mv) and symbolic links (ln -s) of c,
+// so later commands of the script are judged by what their paths really
+// name. When it cannot tell whether the destination is a directory, both
+// readings are recorded.
+func (a *run) recordLinks(c *shell.Command, n string, args []shell.Word) {
+	spec := mvSpec
+	if n == "ln" {
+		spec = lnSpec
+	}
+	p := parseArgs(args[1:], spec)
+	if n == "ln" && !p.has("s", "symbolic") {
+		return
+	}
+	srcs := p.operands
+	var dests []string
+	dir, ok := p.val("t", "target-directory")
+	switch {
+	case ok:
+		dir = a.env.abs(dir, c.Cwd)
+	case n == "ln" && len(srcs) == 1:
+		dir = c.Cwd
+	case len(srcs) >= 2 && !srcs[len(srcs)-1].Dynamic:
+		last := srcs[len(srcs)-1]
+		srcs = srcs[:len(srcs)-1]
+		dest := a.env.abs(last.Value, c.Cwd)
+		if len(srcs) == 1 && !strings.HasSuffix(last.Value, "/") && !p.has("T", "no-target-directory") {
+			dests = append(dests, dest)
+		}
+		if !p.has("T", "no-target-directory") {
+			dir = dest
+		}
+	default:
+		return
+	}
+	for _, w := range srcs {
+		if w.Dynamic || w.Glob {
+			continue
+		}
+		// Each reading: the new name, and the directory a relative
+		// symlink target is read from.
+		type reading struct{ from, linkDir string }
+		var rs []reading
+		for _, d := range dests {
+			rs = append(rs, reading{d, path.Dir(d)})
+		}
+		if dir != "" && path.Base(w.Value) != "/" {
+			rs = append(rs, reading{path.Join(dir, path.Base(w.Value)), dir})
+		}
+		for _, r := range rs {
+			var to string
+			if n == "mv" || strings.HasPrefix(w.Value, "/") || p.has("r", "relative") {
+				t := a.env.resolve(w, c.Cwd)
+				if t.dynamic {
+					continue
+				}
+				to = t.abs
+			} else {
+				to = path.Join(r.linkDir, w.Value)
+			}
+			if r.from != "" && r.from != to && len(a.env.links) < maxLinks {
+				a.env.links = append(a.env.links, link{from: r.from, to: to, sym: n == "ln"})
+			}
+		}
+	}
 }

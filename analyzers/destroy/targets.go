@@ -133,6 +133,38 @@ type env struct {
 	root          bool
 	// caches are HomeCaches made absolute, on first use.
 	caches []string
+	// links are the renames and symbolic links made earlier in the same
+	// script, newest last (see [env.unlink]).
+	links []link
+}
+
+// link says that, for the rest of a script, the path from names what was
+// at to: a directory moved by mv (from is its new name) or a symbolic link
+// made by ln -s (from is the link). A symbolic link only leads to its
+// target for a path that goes through it ("link/", "link/x", "link/*");
+// "rm -rf link" removes the link itself.
+type link struct {
+	from, to string
+	sym      bool
+}
+
+// maxLinks bounds how many renames and links one script records.
+const maxLinks = 64
+
+// unlink maps an absolute cleaned path p (slash is set when the word
+// ended in "/") back through the script's links to what it names: "mv ~
+// /tmp/x && rm -rf /tmp/x" deletes home, "ln -s / r && rm -rf r/*" the
+// root. Each link is applied at most once, newest first.
+func (e *env) unlink(p string, slash bool) string {
+	for i := len(e.links) - 1; i >= 0; i-- {
+		l := e.links[i]
+		through := strictlyUnder(p, l.from) || (p == l.from && (!l.sym || slash))
+		if !through {
+			continue
+		}
+		p = path.Join(l.to, strings.TrimPrefix(p, l.from))
+	}
+	return p
 }
 
 // resolve turns a word into a target against the command's cwd ("" when a
@@ -152,6 +184,9 @@ func (e *env) resolve(w shell.Word, cwd string) target {
 		return t
 	}
 	t.abs = paths.Abs(v, cwd)
+	if len(e.links) > 0 {
+		t.abs = e.unlink(t.abs, strings.HasSuffix(v, "/") || strings.HasSuffix(v, "/."))
+	}
 	t.base = t.abs
 	if !t.glob || !hasMeta(t.abs) {
 		t.glob = false

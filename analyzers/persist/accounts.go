@@ -9,7 +9,8 @@ import (
 func init() {
 	register((*checker).accountTool, "useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup",
 		"groupmod", "groupdel", "delgroup", "gpasswd", "chpasswd", "chgpasswd", "newusers", "vipw", "vigr",
-		"dsenableroot", "ldapadd", "ldapmodify", "ldapdelete", "smbpasswd", "pdbedit")
+		"dsenableroot", "ldapadd", "ldapmodify", "ldapdelete", "smbpasswd")
+	register((*checker).pdbedit, "pdbedit")
 	register((*checker).passwd, "passwd")
 	register((*checker).chsh, "chsh", "chfn")
 	register((*checker).chage, "chage")
@@ -44,6 +45,18 @@ func helpOnly(c *shell.Command) bool {
 		}
 	}
 	return false
+}
+
+// pdbedit: changes to the Samba user database (-L/--list and -w only
+// list).
+func (k *checker) pdbedit(c *shell.Command) {
+	for _, w := range c.Args[1:] {
+		switch w.Value {
+		case "-L", "--list", "-Lv", "-Lw", "-w", "--smbpasswd-style":
+			return
+		}
+	}
+	k.accountTool(c)
 }
 
 // passwd: every use but -S/--status (read-only) and help; plain passwd

@@ -298,7 +298,14 @@ func (k *checker) findLogs(c *shell.Command) {
 // every prompt or command.
 var hookVars = map[string]bool{"PROMPT_COMMAND": true, "PS0": true, "PS1": true, "PS2": true, "PS4": true, "precmd_functions": true, "preexec_functions": true}
 
-// assigns: PROMPT_COMMAND=…, and PS0–PS4 holding a command substitution.
+// hookActions are what a prompt hook does when it logs or sends what the
+// user types: read the history or the current command, append to a file,
+// send it over the network (lower case).
+var hookActions = []string{"history", "bash_command", ">>", "tee", "logger", "curl", "wget", "/dev/tcp", "/dev/udp", "nc ", "ncat", "socat"}
+
+// assigns: PROMPT_COMMAND=… and PS0–PS4 holding a command substitution,
+// when the hook logs or sends what is typed (a prompt that only shows the
+// host name or a git branch passes).
 func (k *checker) assigns(c *shell.Command, as []string) {
 	for _, a := range as {
 		n, v, ok := strings.Cut(a, "=")
@@ -309,14 +316,19 @@ func (k *checker) assigns(c *shell.Command, as []string) {
 		if n != "PROMPT_COMMAND" && !strings.Contains(v, "$(") && !strings.Contains(v, "`") {
 			continue
 		}
-		if n == "PROMPT_COMMAND" && strings.TrimSpace(v) == "" {
+		l := strings.ToLower(v)
+		logs := false
+		for _, h := range hookActions {
+			logs = logs || strings.Contains(l, h)
+		}
+		if !logs {
 			continue
 		}
 		what := quote(c)
 		if what == "" {
 			what = clip(a)
 		}
-		k.ask(what, RuleShellHook, catDefense, "setting "+n+" makes the shell run a command at every prompt, the way keystroke loggers hook a shell",
+		k.ask(what, RuleShellHook, catDefense, "setting "+n+" makes the shell record or send what is typed at every prompt, the way keystroke loggers hook a shell",
 			"Do not hook the shell; run the command you need directly")
 		return
 	}

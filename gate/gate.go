@@ -119,13 +119,14 @@ func (g *Gate) Thresholds() toolwall.Thresholds { return g.thresholds }
 // WatchedTools lists the tools some analyzer looks at, sorted.
 func (g *Gate) WatchedTools() []string { return slices.Clone(g.watched) }
 
-// Normalize fills a call's defaults the way the gate reads it: Cwd falls
-// back to Project, then "/"; Project falls back to Cwd; all three paths are
-// cleaned; Context defaults to user. Drivers may call it to show what the
-// gate will see.
+// Normalize fills a call's defaults the way the gate reads it: a relative
+// path is unusable and counts as empty; Cwd falls back to Project, then
+// "/"; Project falls back to Cwd; all three paths are cleaned; an empty
+// Home stays empty ("~" is then unknown, hence asked about); Context
+// defaults to user. Drivers may call it to show what the gate will see.
 func Normalize(c toolwall.Call) toolwall.Call {
 	clean := func(p string) string {
-		if p == "" {
+		if !path.IsAbs(p) {
 			return ""
 		}
 		return path.Clean(p)

@@ -180,7 +180,7 @@ func writtenFiles(c *shell.Command) []string {
 			add(r.Target)
 		}
 	}
-	if c.Name == "tee" {
+	if c.Name == "tee" && len(c.Args) > 0 {
 		for _, w := range c.Args[1:] {
 			if !strings.HasPrefix(w.Value, "-") {
 				add(w)
@@ -195,6 +195,9 @@ func writtenFiles(c *shell.Command) []string {
 // echo, or the arguments of printf after its format (each on a line of
 // its own, as "%s\n" would print them).
 func writtenText(c *shell.Command) string {
+	if len(c.Args) == 0 {
+		return ""
+	}
 	var words []string
 	for _, w := range c.Args[1:] {
 		words = append(words, w.Value)

@@ -8,9 +8,16 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/toolwall/toolwall"
 )
+
+// DefaultTimeout bounds how long a PreToolUse decision may take (4 s).
+// Claude Code lets a call through when a hook times out (unless the hook
+// is configured with onFailure "block"), so toolwall answers "deny"
+// itself well before the timeout the README recommends (10 s).
+const DefaultTimeout = 4 * time.Second
 
 // DefaultMaxPayload bounds the hook payload read from stdin (8 MiB). A
 // Write of a large file arrives whole in tool_input; beyond this bound the
@@ -46,6 +53,9 @@ type ClaudeCode struct {
 	Context toolwall.ExecContext
 	// MaxPayload bounds stdin; 0 means DefaultMaxPayload.
 	MaxPayload int
+	// Timeout bounds a PreToolUse decision; 0 means DefaultTimeout. When it
+	// passes, the call is denied with rule gate.timeout.
+	Timeout time.Duration
 	// Logger receives warnings and internal errors; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -88,12 +98,15 @@ func (h *ClaudeCode) logger() *slog.Logger {
 // (zero otherwise), for logs and tests. It never panics and never fails:
 // write errors are logged, as there is nobody else to tell.
 func (h *ClaudeCode) Handle(ctx context.Context, r io.Reader, w io.Writer) (v toolwall.Verdict) {
+	event := "" // the event once known; answers are PreToolUse-shaped only for it or an unknown one
 	defer func() {
 		if p := recover(); p != nil {
 			h.logger().Error("toolwall hook: internal error", "panic", p)
 			v = toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1,
 				Reason: fmt.Sprintf("toolwall hit an internal error (%v) and refuses the call rather than let it through unchecked. Retry; if it persists, ask the user to check the toolwall installation.", p)}
-			h.write(w, v)
+			if event == "" || event == EventPreToolUse {
+				h.write(w, v)
+			}
 		}
 	}()
 	max := h.MaxPayload
@@ -112,17 +125,21 @@ func (h *ClaudeCode) Handle(ctx context.Context, r io.Reader, w io.Writer) (v to
 	if err := dec.Decode(&p); err != nil {
 		return h.refuse(w, fmt.Sprintf("The hook payload is not valid JSON (%v), so toolwall cannot tell what the tool call would do; it is refused.", err))
 	}
-	switch p.HookEventName {
+	event = canonicalEvent(p.HookEventName, p.ToolName)
+	switch event {
 	case EventPreToolUse:
 		if p.ToolName == "" {
 			return h.refuse(w, "The PreToolUse payload names no tool_name, so toolwall cannot check the call; it is refused.")
 		}
-		v = h.Shield.Evaluate(ctx, h.call(p))
+		v = h.decide(ctx, h.call(p))
+		if v.Action != toolwall.Allow {
+			h.logger().Warn("toolwall: "+v.Action.String(), "tool", p.ToolName, "session", p.SessionID, "rules", v.Rules(), "reason", v.Reason)
+		}
 		h.write(w, v)
 		return v
 	case EventPostToolUse, EventPostToolUseFailure:
 		if p.ToolName != "" {
-			h.Shield.RecordInvocation(ctx, h.call(p), p.HookEventName == EventPostToolUse && succeeded(p.ToolResponse))
+			h.Shield.RecordInvocation(ctx, h.call(p), event == EventPostToolUse && succeeded(p.ToolResponse))
 		}
 	case EventUserPromptSubmit:
 		if h.Turns != nil && p.SessionID != "" {
@@ -130,8 +147,54 @@ func (h *ClaudeCode) Handle(ctx context.Context, r io.Reader, w io.Writer) (v to
 				h.logger().Warn("toolwall hook: cannot advance turn; chain memory may span turns", "session", p.SessionID, "err", err)
 			}
 		}
+	default:
+		h.logger().Info("toolwall hook: event not handled", "event", p.HookEventName)
 	}
 	return toolwall.Verdict{}
+}
+
+// canonicalEvent maps the event name to the one toolwall handles,
+// ignoring case; a payload without an event that names a tool and has no
+// tool_response is taken as PreToolUse (the safe reading).
+func canonicalEvent(name, tool string) string {
+	for _, e := range []string{EventPreToolUse, EventPostToolUse, EventPostToolUseFailure, EventUserPromptSubmit} {
+		if strings.EqualFold(name, e) {
+			return e
+		}
+	}
+	if name == "" && tool != "" {
+		return EventPreToolUse
+	}
+	return name
+}
+
+// decide evaluates call within the timeout; past it the call is denied.
+func (h *ClaudeCode) decide(ctx context.Context, call toolwall.Call) toolwall.Verdict {
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	done := make(chan toolwall.Verdict, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				h.logger().Error("toolwall hook: internal error", "panic", p)
+				done <- toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1,
+					Reason: fmt.Sprintf("toolwall hit an internal error (%v) and refuses the call rather than let it through unchecked. Retry; if it persists, ask the user to check the toolwall installation.", p)}
+			}
+		}()
+		done <- h.Shield.Evaluate(ctx, call)
+	}()
+	select {
+	case v := <-done:
+		return v
+	case <-ctx.Done():
+		reason := fmt.Sprintf("toolwall could not finish checking this call within %v, so it is refused rather than let through unchecked. Retry; if it keeps happening, the state file may be locked by another process.", timeout)
+		return toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1, Reason: reason,
+			Findings: []toolwall.Finding{{Analyzer: "hook", Rule: "gate.timeout", Category: "internal", Score: 1, Action: toolwall.Deny, Reason: reason}}}
+	}
 }
 
 // call maps a payload to a tool call.
@@ -178,18 +241,23 @@ func (h *ClaudeCode) write(w io.Writer, v toolwall.Verdict) {
 	if !v.Action.Stops() {
 		return
 	}
-	out := Output{HookSpecificOutput: SpecificOutput{
+	if err := WriteDecision(w, v.Action, Explain(v)); err != nil {
+		h.logger().Error("toolwall hook: cannot write answer", "err", err)
+	}
+}
+
+// WriteDecision prints one PreToolUse answer with permissionDecision
+// action ("ask" or "deny") and reason, followed by a newline.
+func WriteDecision(w io.Writer, action toolwall.Action, reason string) error {
+	b, err := json.Marshal(Output{HookSpecificOutput: SpecificOutput{
 		HookEventName:            EventPreToolUse,
-		PermissionDecision:       v.Action.String(),
-		PermissionDecisionReason: Explain(v),
-	}}
-	b, err := json.Marshal(out)
+		PermissionDecision:       action.String(),
+		PermissionDecisionReason: reason,
+	}})
 	if err == nil {
 		_, err = w.Write(append(b, '\n'))
 	}
-	if err != nil {
-		h.logger().Error("toolwall hook: cannot write answer", "err", err)
-	}
+	return err
 }
 
 // Explain formats a verdict's reason for the model and the human:

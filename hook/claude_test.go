@@ -21,7 +21,8 @@ type stub struct {
 	mu    sync.Mutex
 	calls []string
 	panic bool
-	quiet bool // keep no log (benchmarks)
+	quiet bool          // keep no log (benchmarks)
+	sleep time.Duration // Evaluate takes this long
 }
 
 func (s *stub) log(f string, a ...any) {
@@ -37,6 +38,7 @@ func (s *stub) Evaluate(_ context.Context, c toolwall.Call) toolwall.Verdict {
 	if s.panic {
 		panic("boom")
 	}
+	time.Sleep(s.sleep)
 	s.log("evaluate %s %s %s %s", c.Tool, c.Session, c.Cwd, c.Project)
 	cmd, _ := c.Command()
 	switch {
@@ -207,3 +209,32 @@ func BenchmarkClaudeCodePreToolUse(b *testing.B) {
 		h.Handle(context.Background(), bytes.NewReader(payload), &out)
 	}
 }
+
+// TestClaudeCodeTimeout: a decision that takes longer than the timeout is
+// a deny, answered before Claude Code's own hook timeout would let the
+// call through.
+func TestClaudeCodeTimeout(t *testing.T) {
+	h := &ClaudeCode{Shield: &stub{sleep: time.Second}, Timeout: 50 * time.Millisecond}
+	var out bytes.Buffer
+	start := time.Now()
+	v := h.Handle(context.Background(), strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`), &out)
+	if time.Since(start) > 500*time.Millisecond || v.Action != toolwall.Deny || v.Rules()[0] != "gate.timeout" {
+		t.Fatalf("slow shield: %v %v after %v", v.Action, v.Rules(), time.Since(start))
+	}
+	assertDeny(t, out.Bytes(), "within 50ms")
+}
+
+// TestClaudeCodePanicOnOtherEvents: a panic while recording answers
+// nothing PreToolUse-shaped (the host would reject it for another event).
+func TestClaudeCodePanicOnOtherEvents(t *testing.T) {
+	var out bytes.Buffer
+	h := &ClaudeCode{Shield: &panicRecorder{}}
+	h.Handle(context.Background(), strings.NewReader(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`), &out)
+	if out.Len() != 0 {
+		t.Errorf("PostToolUse panic wrote %q", out.String())
+	}
+}
+
+type panicRecorder struct{ stub }
+
+func (*panicRecorder) RecordInvocation(context.Context, toolwall.Call, bool) { panic("record") }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -43,9 +44,14 @@ Exit status: 0 allow or warn, 3 ask, 2 deny, 1 usage or internal error.`,
 				return err
 			}
 			wd, _ := os.Getwd()
-			call.Cwd, call.Project, call.Home = orDefault(cwd, wd), project, orDefault(home, os.Getenv("HOME"))
-			if call.Project == "" {
-				call.Project = call.Cwd
+			if call.Cwd, err = absPath(orDefault(cwd, wd)); err != nil {
+				return err
+			}
+			if call.Project, err = absPath(orDefault(project, call.Cwd)); err != nil {
+				return err
+			}
+			if call.Home, err = absPath(orDefault(home, os.Getenv("HOME"))); err != nil {
+				return err
 			}
 			switch ctxName {
 			case "user", "root":
@@ -107,6 +113,18 @@ func checkCall(tool, input string, args []string) (toolwall.Call, error) {
 		return toolwall.Call{}, fmt.Errorf("--input is not valid JSON: %q", input)
 	}
 	return toolwall.Call{Tool: tool, Input: json.RawMessage(input)}, nil
+}
+
+// absPath makes a flag's path absolute ("" stays "").
+func absPath(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("path %q: %w", p, err)
+	}
+	return a, nil
 }
 
 func orDefault(s, d string) string {

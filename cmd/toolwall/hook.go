@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
+	"os/user"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,6 +24,13 @@ func newHook() *cobra.Command {
 	h := &cobra.Command{
 		Use:   "hook",
 		Short: "Run as an agent host's hook",
+		Args:  cobra.ArbitraryArgs,
+		// A mistyped host name in settings.json ("claude_code") must not
+		// turn into help text and exit 0, which the host reads as allow.
+		RunE: func(_ *cobra.Command, args []string) error {
+			hookFail(fmt.Sprintf("toolwall hook is misconfigured: unknown host %q (known: claude-code); fix the hook command in settings.json.", strings.Join(args, " ")))
+			return nil
+		},
 	}
 	cc := &cobra.Command{
 		Use:   "claude-code",
@@ -56,9 +65,6 @@ The project root is $CLAUDE_PROJECT_DIR (else the payload's cwd); home is $HOME.
 // in a SQLite file shared by every hook process; if it cannot be opened,
 // single-call analysis goes on and verdicts say chain memory is off.
 func runClaudeHook(ctx context.Context, state string, noState bool) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	cfg, err := loadConfig()
 	if err != nil {
 		// Fail closed, visibly: a broken configuration must not become
@@ -82,7 +88,13 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 			// Opened on first use: a call with no risk tags never
 			// touches the file.
 			lazy := session.NewLazy(func() (session.Store, error) {
-				db, err := session.Open(state, session.Options{Calls: max(cfg.Memory.Calls, gate.ChainWindow.Calls), Retention: cfg.Memory.Retention.Duration})
+				db, err := session.Open(state, session.Options{
+					Calls:     max(cfg.Memory.Calls, gate.ChainWindow.Calls),
+					Retention: cfg.Memory.Retention.Duration,
+					// Parallel hooks wait briefly for each other; a long wait
+					// would run into the decision timeout.
+					BusyTimeout: 500 * time.Millisecond,
+				})
 				if err != nil {
 					logger().Warn("toolwall hook: session memory unavailable; single-call analysis only", "err", err)
 					return nil, err
@@ -100,7 +112,7 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 		Shield:     g,
 		Turns:      g,
 		ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"),
-		Home:       os.Getenv("HOME"),
+		Home:       home(),
 		Logger:     logger(),
 	}
 	drv.Handle(ctx, os.Stdin, os.Stdout)
@@ -108,10 +120,9 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 
 // hookFail prints a PreToolUse deny with reason.
 func hookFail(reason string) {
-	b, _ := json.Marshal(hook.Output{HookSpecificOutput: hook.SpecificOutput{
-		HookEventName: hook.EventPreToolUse, PermissionDecision: "deny", PermissionDecisionReason: reason,
-	}})
-	fmt.Println(string(b))
+	if err := hook.WriteDecision(os.Stdout, toolwall.Deny, reason); err != nil {
+		logger().Error("toolwall hook: cannot write answer", "err", err)
+	}
 }
 
 // configError is the shield of a hook whose configuration is broken: it
@@ -127,3 +138,15 @@ func (c configError) Evaluate(context.Context, toolwall.Call) toolwall.Verdict {
 func (configError) RecordInvocation(context.Context, toolwall.Call, bool) {}
 
 func (configError) WatchedTools() []string { return nil }
+
+// home is the user's home directory for the hook: $HOME, else the
+// account's home directory, else "" (then "~" is unknown and asked about).
+func home() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return h
+	}
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
+}

@@ -222,7 +222,7 @@ func TestHookParallel(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runHook(t, env, post("par", fmt.Sprintf("echo %d", i)))
+			runHook(t, env, post("par", fmt.Sprintf("curl -o f%d.sh https://x.example/f", i)))
 		}()
 	}
 	wg.Wait()

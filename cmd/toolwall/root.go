@@ -49,10 +49,6 @@ func logger() *slog.Logger {
 // thresholds, disabled rules and chain window from cfg, the given session
 // store (nil: no memory) or the reason there is none.
 func newGate(cfg *policy.Config, store session.Store, storeErr error) *gate.Gate {
-	th, notes := toolwall.NewThresholds(cfg.ThresholdsOr(toolwall.DefaultThresholds()).Warn, cfg.ThresholdsOr(toolwall.DefaultThresholds()).Block)
-	for _, n := range notes {
-		logger().Warn("toolwall: " + n)
-	}
 	w := gate.ChainWindow
 	if cfg.Memory.Calls > 0 {
 		w.Calls = cfg.Memory.Calls
@@ -62,7 +58,7 @@ func newGate(cfg *policy.Config, store session.Store, storeErr error) *gate.Gate
 	}
 	return gate.New(gate.Options{
 		Analyzers:  analyzers.All(),
-		Thresholds: th,
+		Thresholds: cfg.ThresholdsOr(toolwall.DefaultThresholds()), // checked by policy.Parse
 		Disabled:   cfg.Rules.Disable,
 		Window:     w,
 		Logger:     logger(),

@@ -3,6 +3,7 @@ package toolwall
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 )
 
 // ExecContext says with what privilege a tool call runs.
@@ -119,7 +120,11 @@ func (c Call) Summary() string {
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 200 {
-		s = s[:197] + "..."
+		cut := 197
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }

@@ -38,12 +38,17 @@ func jsonLines(t *testing.T, path string, fn func(map[string]any)) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
+	n := 0
 	for sc.Scan() {
 		var m map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		fn(m)
+		n++
+	}
+	if err := sc.Err(); err != nil || n == 0 {
+		t.Fatalf("%s: %d lines read, %v", path, n, err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,6 +56,14 @@ func TestSpec(t *testing.T) {
 	skip := disputed(t)
 	if len(skip) > 5 {
 		t.Errorf("%d disputed cases: the list is for a handful", len(skip))
+	}
+	if len(cases) < 400 {
+		t.Fatalf("only %d acceptance cases read from %s", len(cases), specCopy)
+	}
+	for id := range skip {
+		if !slices.ContainsFunc(cases, func(c eval.Case) bool { return c.ID == id }) {
+			t.Errorf("disputed.txt names %s, which is not a case", id)
+		}
 	}
 	r := &eval.Runner{
 		Shield: newSpecGate(nil),

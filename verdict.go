@@ -60,8 +60,8 @@ type Verdict struct {
 	Band Band `json:"band"`
 	// Score is the fused risk in [0, 1].
 	Score float64 `json:"score"`
-	// Reason is written for the model; empty when the call is allowed
-	// without findings.
+	// Reason is written for the model: what was refused or flagged, why,
+	// and what to do instead. Empty when the action is allow.
 	Reason string `json:"reason,omitempty"`
 	// Findings lists what the analyzers found, strongest first.
 	Findings []Finding `json:"findings,omitempty"`

@@ -46,8 +46,12 @@ const (
 	DefaultHome    = "/home/user"
 )
 
-// Call builds the tool call of s under the places of c.
+// call builds the tool call of step s under the places of c; a step
+// without a tool is a Bash call.
 func (c Case) call(s Step) toolwall.Call {
+	if s.Tool == "" {
+		s.Tool = toolwall.ToolBash
+	}
 	call := toolwall.Call{Tool: s.Tool, Input: s.Input}
 	if s.Command != "" || (s.Tool == toolwall.ToolBash && len(s.Input) == 0) {
 		call = toolwall.NewBashCall(s.Command)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
@@ -32,6 +33,9 @@ func (l *Lazy) get() (Store, error) {
 	}
 	if !l.done {
 		l.store, l.err = l.open()
+		if l.store == nil && l.err == nil {
+			l.err = &OpenError{Err: errors.New("open returned no store")}
+		}
 		l.done = true
 	}
 	return l.store, l.err

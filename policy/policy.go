@@ -171,6 +171,9 @@ func (c *Config) check() error {
 	if c.Memory.Turns < 0 || c.Memory.Calls < 0 || c.Memory.Calls > 10000 {
 		return fmt.Errorf("memory.turns must be at least 1 and memory.calls from 1 to 10000")
 	}
+	if st := c.Memory.State; st != "" && !filepath.IsAbs(st) && !strings.HasPrefix(st, "~/") {
+		return fmt.Errorf("memory.state %q must be an absolute path or start with ~/", st)
+	}
 	if c.Memory.Retention.Duration < 0 {
 		return fmt.Errorf("memory.retention must not be negative")
 	}

@@ -78,8 +78,8 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 		storeErr error
 	)
 	if !noState {
-		if state == "" {
-			state = cfg.StatePath(os.Getenv("HOME"))
+		if state == "" && os.Getenv("TOOLWALL_STATE") == "" {
+			state = cfg.StatePath(home()) // the environment beats the file
 		}
 		if state == "" {
 			state, storeErr = session.DefaultPath()

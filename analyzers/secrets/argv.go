@@ -13,6 +13,35 @@ type spec struct {
 	short string
 	// long lists the long option names (without "--") that take a value.
 	long []string
+	// abbrev accepts a unique prefix of a long name in long, as curl and
+	// getopt_long (wget) do: "--data-bin" is "--data-binary". An exact
+	// name in flags (a long switch that is a prefix of a valued name,
+	// curl's "--head" of "--header") is never expanded.
+	abbrev bool
+	// flags lists the long switches that abbrev must leave alone.
+	flags []string
+}
+
+// longName returns the long option name as the program reads it: name
+// itself, or with sp.abbrev the one name in sp.long that it is a unique
+// prefix of.
+func (sp spec) longName(name string) string {
+	if !sp.abbrev || name == "" || contains(sp.long, name) || contains(sp.flags, name) {
+		return name
+	}
+	found := ""
+	for _, l := range sp.long {
+		if strings.HasPrefix(l, name) {
+			if found != "" {
+				return name
+			}
+			found = l
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }
 
 // option is one option seen in an argv, with its value when it takes one.
@@ -80,6 +109,7 @@ func parse(args []shell.Word, sp spec) argv {
 			return a
 		case strings.HasPrefix(v, "--"):
 			name, val, eq := strings.Cut(v[2:], "=")
+			name = sp.longName(name)
 			o := option{name: name}
 			switch {
 			case eq:

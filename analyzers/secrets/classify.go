@@ -22,8 +22,9 @@ const (
 	// than host private keys). Reading is fine; destroying it is not.
 	AuthFile
 	// ProjectSecret: a secret kept next to code: .env and .env.* (except
-	// .example, .sample, .template, .dist), *.env, credentials.json,
-	// client_secret*.json, .htpasswd.
+	// .example, .sample, .template, .dist), *.env,
+	// credentials.json, client_secret*.json, secrets.{yml,yaml,json,toml},
+	// .htpasswd, Terraform state (*.tfstate).
 	ProjectSecret
 	// PrivateKey: a private key or key container: ~/.ssh/id_* and any
 	// other non-public file in a .ssh directory, *.pem and *.key (except
@@ -35,7 +36,8 @@ const (
 	// ~/.docker/config.json, ~/.config/gh/hosts.yml,
 	// ~/.terraform.d/credentials.tfrc.json, .netrc, .git-credentials,
 	// .npmrc, .pypirc, .pgpass, ~/.password-store/**, ~/Library/Keychains,
-	// /proc/*/environ, and the like.
+	// /proc/*/environ, /run/secrets/**, shell and client histories
+	// (~/.bash_history, ~/.psql_history), and the like.
 	Credential
 	// SystemSecret: the system's password and privilege databases:
 	// /etc/shadow, /etc/gshadow, /etc/sudoers, /etc/sudoers.d/**,
@@ -128,8 +130,8 @@ func Holds(absDir, home string) bool {
 
 // AppendTarget reports whether appending to absPath grants access: it is
 // an authorized_keys file, or one of /etc/passwd, /etc/shadow, /etc/group,
-// /etc/gshadow, /etc/sudoers*, /etc/master.passwd or a file in
-// /etc/pam.d. ~/.ssh/config and known_hosts are not: appending a Host
+// /etc/gshadow, /etc/sudoers*, /etc/master.passwd, a file in /etc/pam.d,
+// or sshd's configuration (PermitRootLogin, AuthorizedKeysFile). ~/.ssh/config and known_hosts are not: appending a Host
 // entry is ordinary work.
 func AppendTarget(absPath string) bool {
 	p := strings.ToLower(systemPath(path.Clean(absPath)))
@@ -138,18 +140,47 @@ func AppendTarget(absPath string) bool {
 		return true
 	}
 	switch p {
-	case "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers":
+	case "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers",
+		"/etc/ssh/sshd_config":
 		return true
 	}
-	return strings.HasPrefix(p, "/etc/sudoers.d/") || strings.HasPrefix(p, "/etc/pam.d/")
+	return strings.HasPrefix(p, "/etc/sudoers.d/") || strings.HasPrefix(p, "/etc/pam.d/") ||
+		strings.HasPrefix(p, "/etc/ssh/sshd_config.d/")
 }
 
 // systemPath strips macOS's /private prefix from /private/etc paths.
 func systemPath(p string) string {
+	p = Real(p)
 	if strings.HasPrefix(p, "/private/etc/") || p == "/private/etc" {
 		return p[len("/private"):]
 	}
 	return p
+}
+
+// Real returns the path a clean absolute path p opens through the
+// kernel's root aliases: /proc/self/root/X, /proc/thread-self/root/X
+// and /proc/PID/root/X are /X (for a process in the same mount
+// namespace, which is what a tool call runs in). Other paths are returned
+// unchanged.
+func Real(p string) string {
+	for {
+		rest, ok := strings.CutPrefix(p, "/proc/")
+		if !ok {
+			return p
+		}
+		pid, tail, ok := strings.Cut(rest, "/")
+		if !ok || (pid != "self" && pid != "thread-self" && strings.Trim(pid, "0123456789") != "") || pid == "" {
+			return p
+		}
+		after, ok := strings.CutPrefix(tail, "root")
+		if !ok || after != "" && after[0] != '/' {
+			return p
+		}
+		if after == "" {
+			after = "/"
+		}
+		p = after
+	}
 }
 
 // classify does the work of Classify and Protected.
@@ -163,6 +194,10 @@ func classify(p string) place {
 	}
 	if strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ" {
 		// A process's environment: where tokens are passed.
+		return place{class: Credential}
+	}
+	if strings.HasPrefix(p, "/run/secrets/") || strings.HasPrefix(p, "/var/run/secrets/") {
+		// Docker and Kubernetes mount secrets and service-account tokens here.
 		return place{class: Credential}
 	}
 	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
@@ -238,6 +273,11 @@ var credentialFiles = []string{
 	".databrickscfg", ".dockercfg", ".gem/credentials", ".cargo/credentials",
 	".cargo/credentials.toml", ".huggingface/token", ".cache/huggingface/token",
 	".m2/settings-security.xml", ".config/op/config",
+	// Shell and client histories: passwords and tokens typed on command
+	// lines (ATT&CK T1552.003).
+	".bash_history", ".zsh_history", ".sh_history", ".histfile", ".psql_history", ".mysql_history",
+	".python_history", ".node_repl_history", ".rediscli_history", ".sqlite_history",
+	".local/share/fish/fish_history",
 }
 
 // credentialDirComps and credentialFileComps are the lists split into
@@ -378,7 +418,13 @@ func classifyBase(base string) Class {
 		return PrivateKey
 	case ".netrc", "_netrc", ".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".vault-token":
 		return Credential
-	case "credentials.json", ".htpasswd":
+	case "credentials.json", ".htpasswd", "secrets.yml", "secrets.yaml", "secrets.json", "secrets.toml",
+		"terraform.tfstate", "terraform.tfstate.backup":
+		// Terraform state holds every resource attribute in clear,
+		// passwords included.
+		return ProjectSecret
+	}
+	if strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup") {
 		return ProjectSecret
 	}
 	if strings.HasPrefix(base, "client_secret") && strings.HasSuffix(base, ".json") {

@@ -23,7 +23,9 @@ var plainReaders = map[string]spec{
 	"diff": {short: "CUFILSxX"}, "sdiff": {short: "oIw"}, "comm": {}, "join": {short: "eotj12"},
 	"expand": {short: "t"}, "unexpand": {short: "t"}, "column": {short: "cstoN"}, "iconv": {short: "fto"},
 	"zcat": {}, "gzcat": {}, "bzcat": {}, "xzcat": {}, "lzcat": {}, "zstdcat": {}, "zless": {}, "zmore": {},
-	"gzip": {short: "S"}, "bzip2": {}, "xz": {short: "T"}, "zstd": {short: "oT"}, "lz4": {}, "compress": {},
+	"split":  {short: "abCln", long: []string{"additional-suffix", "bytes", "line-bytes", "lines", "number", "suffix-length", "separator", "filter"}},
+	"csplit": {short: "bfn", long: []string{"suffix-format", "prefix", "digits"}},
+	"gzip":   {short: "S"}, "bzip2": {}, "xz": {short: "T"}, "zstd": {short: "oT"}, "lz4": {}, "compress": {},
 }
 
 // interpreters run a script and hand it the other operands; a secret
@@ -40,9 +42,10 @@ var interpreterSpec = spec{short: "ceEmIMrWX"}
 var grepSpecs = map[string]spec{
 	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec, "zgrep": grepSpec, "zegrep": grepSpec,
 	"zfgrep": grepSpec, "bzgrep": grepSpec, "xzgrep": grepSpec,
-	"rg":  {short: "efmABCgtTjMrEd", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "glob", "iglob", "type", "type-not", "threads", "max-columns", "replace", "encoding", "max-depth", "max-filesize", "pre", "pre-glob", "ignore-file", "sort", "sortr", "colors", "context-separator", "path-separator", "type-add", "type-clear", "engine"}},
-	"ag":  {short: "ABCGgmp", long: []string{"after", "before", "context", "file-search-regex", "max-count", "depth", "path-to-ignore", "ignore", "ignore-dir"}},
-	"ack": {short: "ABCm", long: []string{"after-context", "before-context", "context", "max-count", "type", "ignore-dir", "ignore-file", "match"}},
+	"rg":   {short: "efmABCgtTjMrEd", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "glob", "iglob", "type", "type-not", "threads", "max-columns", "replace", "encoding", "max-depth", "max-filesize", "pre", "pre-glob", "ignore-file", "sort", "sortr", "colors", "context-separator", "path-separator", "type-add", "type-clear", "engine"}},
+	"ag":   {short: "ABCGgmp", long: []string{"after", "before", "context", "file-search-regex", "max-count", "depth", "path-to-ignore", "ignore", "ignore-dir"}},
+	"look": {short: "t"},
+	"ack":  {short: "ABCm", long: []string{"after-context", "before-context", "context", "max-count", "type", "ignore-dir", "ignore-file", "match"}},
 }
 
 var grepSpec = spec{short: "efmABCdD", long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "directories", "label", "binary-files", "include", "exclude", "exclude-dir", "exclude-from", "group-separator"}}
@@ -50,7 +53,7 @@ var grepSpec = spec{short: "efmABCdD", long: []string{"regexp", "file", "max-cou
 // awkSpec and sedSpec: the program is the first operand unless given by
 // -f (or -e for sed).
 var (
-	awkSpec = spec{short: "fvF", long: []string{"file", "assign", "field-separator", "source", "include", "load"}}
+	awkSpec = spec{short: "fvFi", long: []string{"file", "assign", "field-separator", "source", "include", "load"}}
 	sedSpec = spec{short: "efl", long: []string{"expression", "file", "line-length"}}
 )
 
@@ -78,11 +81,11 @@ var curlSpec = spec{short: "AbcCdDeEFHKmoQrTuUwxXyYztP", long: []string{
 	"cookie-jar", "config", "proxy", "max-time", "connect-timeout", "cert", "key", "cacert", "capath",
 	"resolve", "connect-to", "write-out", "range", "retry", "retry-delay", "retry-max-time",
 	"limit-rate", "max-filesize", "dump-header", "interface", "local-port", "netrc-file", "proxy-user",
-	"oauth2-bearer", "pass", "variable", "trace", "trace-ascii", "stderr", "aws-sigv4", "mail-from",
+	"oauth2-bearer", "pass", "variable", "expand-url", "trace", "trace-ascii", "stderr", "aws-sigv4", "mail-from",
 	"mail-rcpt", "mail-auth", "continue-at", "ftp-port", "quote", "time-cond", "preproxy", "unix-socket",
-}}
+}, abbrev: true, flags: []string{"head"}}
 
-var wgetSpec = spec{short: "aABDeiIlOoPQRtTUwX", long: []string{"post-file", "body-file", "post-data", "body-data", "method", "input-file", "output-document", "output-file", "header", "user-agent", "directory-prefix", "user", "password", "tries", "timeout", "wait", "execute", "referer"}}
+var wgetSpec = spec{short: "aABDeiIlOoPQRtTUwX", long: []string{"post-file", "body-file", "post-data", "body-data", "method", "input-file", "output-document", "output-file", "header", "user-agent", "directory-prefix", "user", "password", "tries", "timeout", "wait", "execute", "referer"}, abbrev: true}
 
 var sshSpec = spec{short: "BbcDEeFIiJLlmOopQRSWw"}
 
@@ -170,15 +173,16 @@ func remote(v string) bool {
 }
 
 // curlFile returns the file a curl data or form value sends, if any:
-// "@file" for -d and --data-binary, "name@file" for --data-urlencode,
+// "@file" for -d, --data-binary and -H (a header file, curl 7.55),
+// "name@file" for --data-urlencode and --variable (curl 8.3),
 // "name=@file;type=…" and "name=<file" for -F.
 func curlFile(opt, v string) (string, bool) {
 	switch opt {
-	case "d", "data", "data-ascii", "data-binary", "json":
+	case "d", "data", "data-ascii", "data-binary", "json", "H", "header":
 		if f, ok := strings.CutPrefix(v, "@"); ok {
 			return f, true
 		}
-	case "data-urlencode":
+	case "data-urlencode", "variable":
 		i := strings.IndexByte(v, '@')
 		if i >= 0 && !strings.Contains(v[:i], "=") {
 			return v[i+1:], true

@@ -56,6 +56,8 @@ type hit struct {
 	// held marks a directory that holds secrets without being one (home,
 	// /etc): it counts when sent, not when read.
 	held bool
+	// label, when set, names the secret in reasons instead of path.
+	label string
 }
 
 // target is a file operand resolved against the command's directory.
@@ -78,6 +80,9 @@ type facts struct {
 	// socket: the command's output is redirected to /dev/tcp or /dev/udp,
 	// so what it reads, and its input, go to the network.
 	socket bool
+	// token is the command, quoted, when it prints a live access token
+	// (gh auth token): its output is a credential.
+	token string
 }
 
 type state struct {
@@ -91,6 +96,9 @@ type state struct {
 	seen          map[string]bool
 	// substituted are secrets read inside $(…), `…` or <(…).
 	substituted []hit
+	// sockets are the file descriptors an earlier redirection opened on
+	// /dev/tcp or /dev/udp (exec 3<>/dev/tcp/host/80).
+	sockets map[string]bool
 }
 
 func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
@@ -104,7 +112,7 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	s := &state{
 		call: in.Call, script: in.Script, r: r, home: in.Call.Home, project: project,
 		facts: map[*shell.Command]*facts{}, taint: map[string]Class{}, seen: map[string]bool{},
-		index: map[*shell.Command]int{},
+		index: map[*shell.Command]int{}, sockets: map[string]bool{},
 	}
 	for i, c := range in.Script.Commands {
 		s.index[c] = i
@@ -183,8 +191,12 @@ func (s *state) examine(c *shell.Command) {
 		}
 	case interpreters[name]:
 		a := parse(args, interpreterSpec)
+		edits := inPlace(c, a)
 		for _, w := range a.operands {
 			s.read(c, f, w, false)
+			if edits {
+				s.modify(c, w)
+			}
 		}
 		for _, w := range a.values("c", "e", "E", "r") {
 			s.readCode(c, f, w.Value)
@@ -192,6 +204,24 @@ func (s *state) examine(c *shell.Command) {
 		if c.Stdin.Kind == shell.StdinHeredoc {
 			s.readCode(c, f, c.Stdin.Text)
 		}
+		s.serve(c, args)
+	case name == "httpd":
+		s.serve(c, args)
+	case name == "kubectl" || name == "oc":
+		s.kubectl(c, f, args)
+	case editors[name]:
+		s.edit(c, f, args)
+	case name == "git":
+		s.git(c, f, args)
+	case name == "sqlite3" || name == "duckdb":
+		// readfile('…'), .read, .import name files in SQL text.
+		for _, w := range args {
+			s.readCode(c, f, w.Value)
+		}
+	case name == "chmod":
+		s.chmod(c, args)
+	case name == "unzip":
+		s.unzip(c, args)
 	case grepSpecs[name].short != "" || grepSpecs[name].long != nil:
 		s.grep(c, f, args)
 	case awks[name] || name == "sed":
@@ -207,9 +237,13 @@ func (s *state) examine(c *shell.Command) {
 	case name == "openssl":
 		s.openssl(c, f, args)
 	case name == "gpg" || name == "gpg2":
+		keys := paths.Abs(".gnupg/private-keys-v1.d", s.home)
 		for _, w := range args {
 			if strings.HasPrefix(w.Value, "--export-secret") {
-				f.reads = append(f.reads, hit{path: paths.Abs(".gnupg/private-keys-v1.d", s.home), class: PrivateKey})
+				f.reads = append(f.reads, hit{path: keys, class: PrivateKey})
+			}
+			if strings.HasPrefix(w.Value, "--delete-secret") {
+				s.destroyed(c, target{path: keys}, "Deleting secret keys from")
 			}
 		}
 	case name == "security" && (argIs(c, "dump-keychain") || argIs(c, "-w") || argIs(c, "-g")) && isTokenPrinter(c):
@@ -231,6 +265,14 @@ func (s *state) examine(c *shell.Command) {
 			if strings.HasPrefix(w.Value, "/dev/tcp/") || strings.HasPrefix(w.Value, "/dev/udp/") {
 				f.socket = true
 				continue
+			}
+			// What flows through tee lands in its files.
+			if t, ok := s.resolve(c, w); ok && !t.dynamic {
+				for _, h := range s.upstream(c) {
+					if !h.held && h.class > s.taint[t.path] {
+						s.taint[t.path] = h.class
+					}
+				}
 			}
 			if a.has("a", "append") {
 				s.modify(c, w)
@@ -261,6 +303,13 @@ func (s *state) examine(c *shell.Command) {
 	}
 	if isTokenPrinter(c) {
 		s.tag(toolwall.TagCredential, "", c.Name)
+		f.token = quote(c)
+	}
+	if f.env || f.token != "" {
+		// env > /tmp/e; curl -T /tmp/e …
+		for _, o := range f.outputs {
+			s.taint[o] = Credential
+		}
 	}
 	s.sender(c, f, args)
 	s.reportReads(c, f)
@@ -275,9 +324,14 @@ func (s *state) readCode(c *shell.Command, f *facts, code string) {
 	toks := strings.FieldsFunc(code, func(r rune) bool {
 		return strings.ContainsRune(" \t\n\r'\"`()[]{},;=<>|&+:", r)
 	})
+	destructive := destructiveCode(code)
 	for _, t := range toks {
 		if strings.ContainsRune(t, '/') || t[0] == '.' || t[0] == '~' {
-			s.read(c, f, shell.Word{Raw: t, Value: t, Prefix: t}, false)
+			w := shell.Word{Raw: t, Value: t, Prefix: t}
+			s.read(c, f, w, false)
+			if destructive {
+				s.destroy(c, w, false)
+			}
 		}
 	}
 }
@@ -330,6 +384,10 @@ func secretVarName(n string) bool {
 func (s *state) redirects(c *shell.Command, f *facts) {
 	for _, rd := range c.Redirects {
 		t := rd.Target
+		if isFd(t.Value) && rd.Op == ">&" && s.sockets[t.Value] && !t.Dynamic {
+			f.socket = true
+			continue
+		}
 		if t.Value == "" || t.Value == "-" || isFd(t.Value) && (rd.Op == ">&" || rd.Op == "<&") {
 			continue
 		}
@@ -347,6 +405,9 @@ func (s *state) redirects(c *shell.Command, f *facts) {
 		}
 		if strings.HasPrefix(t.Value, "/dev/tcp/") || strings.HasPrefix(t.Value, "/dev/udp/") {
 			f.socket = true
+			if rd.Fd != "" && rd.Fd != "1" && rd.Fd != "2" {
+				s.sockets[rd.Fd] = true
+			}
 			continue
 		}
 		if tg, ok := s.resolve(c, t); ok && !tg.dynamic {
@@ -519,13 +580,13 @@ func (s *state) program(c *shell.Command, f *facts, args []shell.Word) {
 	for _, w := range a.values("f", "file") {
 		s.read(c, f, w, false)
 	}
-	inPlace := c.Name == "sed" && (a.has("i", "in-place") || hasOptPrefix(args, "--in-place="))
+	edits := c.Name == "sed" && (a.has("i", "in-place") || hasOptPrefix(args, "--in-place=")) || c.Name != "sed" && inPlace(c, a)
 	for _, w := range ops {
 		if c.Name != "sed" && strings.Contains(w.Value, "=") && !strings.HasPrefix(w.Value, "/") {
 			continue
 		}
 		s.read(c, f, w, false)
-		if inPlace {
+		if edits {
 			s.modify(c, w)
 		}
 	}
@@ -585,7 +646,7 @@ const tarArgLetters = "fCTXbKNgLVHI"
 // tar handles tar in create mode (c, r, u): operands are read, resolved
 // against the -C directory in force, and the -f archive receives them.
 func (s *state) tar(c *shell.Command, f *facts, args []shell.Word) {
-	create := false
+	create, extract := false, false
 	dir := s.cwd(c)
 	var archive *shell.Word
 	var inputs []target
@@ -604,6 +665,7 @@ func (s *state) tar(c *shell.Command, f *facts, args []shell.Word) {
 				if strings.IndexByte("cru", v[j]) >= 0 {
 					create = true
 				}
+				extract = extract || v[j] == 'x'
 				if strings.IndexByte(tarArgLetters, v[j]) >= 0 {
 					pending = append(pending, v[j])
 				}
@@ -613,6 +675,8 @@ func (s *state) tar(c *shell.Command, f *facts, args []shell.Word) {
 			switch name {
 			case "create", "append", "update":
 				create = true
+			case "extract", "get":
+				extract = true
 			case "file", "directory":
 				if !eq && i+1 < len(args) {
 					i++
@@ -629,6 +693,7 @@ func (s *state) tar(c *shell.Command, f *facts, args []shell.Word) {
 				if strings.IndexByte("cru", v[j]) >= 0 {
 					create = true
 				}
+				extract = extract || v[j] == 'x'
 				if strings.IndexByte(tarArgLetters, v[j]) >= 0 {
 					var vw shell.Word
 					if j+1 < len(v) {
@@ -647,6 +712,9 @@ func (s *state) tar(c *shell.Command, f *facts, args []shell.Word) {
 				inputs = append(inputs, t)
 			}
 		}
+	}
+	if extract && !create {
+		s.extractInto(c, dir)
 	}
 	if !create {
 		return
@@ -811,6 +879,10 @@ func (s *state) copy(c *shell.Command, f *facts, args []shell.Word) {
 			continue
 		}
 		s.read(c, f, w, rec)
+		if c.Name == "mv" {
+			// A move takes the file away from where logins look for it.
+			s.destroy(c, w, true)
+		}
 	}
 	for _, w := range srcs {
 		s.overwrite(c, *dst, w)
@@ -989,6 +1061,15 @@ func (s *state) sender(c *shell.Command, f *facts, args []shell.Word) {
 	case "curl":
 		a := parse(args, curlSpec)
 		for _, o := range a.options {
+			switch {
+			case !o.valued:
+				continue
+			case o.name == "o" || o.name == "output":
+				s.overwrite(c, o.value, shell.Word{})
+			case (o.name == "w" || o.name == "write-out") && strings.HasPrefix(o.value.Value, "@"):
+				// -w @file prints the file.
+				s.read(c, f, sub(o.value, o.value.Value[1:]), false)
+			}
 			file, ok := curlFile(o.name, o.value.Value)
 			if !ok {
 				continue
@@ -1003,6 +1084,9 @@ func (s *state) sender(c *shell.Command, f *facts, args []shell.Word) {
 		}
 	case "wget":
 		a := parse(args, wgetSpec)
+		for _, w := range a.values("O", "output-document") {
+			s.overwrite(c, w, shell.Word{})
+		}
 		for _, w := range a.values("post-file", "body-file", "i", "input-file") {
 			if w.Value == "-" || w.Value == "/dev/stdin" {
 				f.stdinOut = true
@@ -1044,6 +1128,13 @@ func (s *state) sender(c *shell.Command, f *facts, args []shell.Word) {
 				s.appendSend(c, f, w, v[i+1:])
 			}
 		}
+	case "openssl":
+		// s_client sends what it reads on standard input.
+		f.stdinOut = f.stdinOut || len(args) > 0 && args[0].Value == "s_client"
+	case "sftp", "ftp", "lftp", "tftp":
+		s.transfer(c, f, args)
+	case "gh":
+		s.gh(c, f, args)
 	case "mail", "mailx", "mutt":
 		f.stdinOut = true
 		for i, w := range args {
@@ -1107,6 +1198,9 @@ func (s *state) egress(c *shell.Command) {
 		if f.env {
 			sent = append(sent, hit{path: envPath, class: Credential})
 		}
+		if f.token != "" {
+			sent = append(sent, tokenHit(f.token))
+		}
 	}
 	if f.argsOut && c.Via == "xargs" && c.Parent != nil {
 		sent = append(sent, s.upstream(c.Parent)...)
@@ -1122,6 +1216,9 @@ func (s *state) egress(c *shell.Command) {
 		if h.path == envPath {
 			what = "the environment (it holds tokens and keys)"
 		}
+		if h.label != "" {
+			what = h.label
+		}
 		s.add(toolwall.Finding{
 			Rule: RuleExfil, Category: category, Score: denyScore, Action: toolwall.Deny,
 			Reason: fmt.Sprintf("Sending %s to the network was refused: `%s` would copy a secret off this "+
@@ -1134,6 +1231,12 @@ func (s *state) egress(c *shell.Command) {
 
 // envPath stands for the environment in hits.
 const envPath = "(environment)"
+
+// tokenHit stands for the access token a token printer (gh auth token)
+// writes to its output.
+func tokenHit(cmd string) hit {
+	return hit{path: "(token)", class: Credential, label: "the access token printed by `" + cmd + "`"}
+}
 
 // upstream returns the secrets read by every command feeding c's pipe.
 func (s *state) upstream(c *shell.Command) []hit {
@@ -1150,6 +1253,9 @@ func (s *state) upstream(c *shell.Command) []hit {
 				out = append(out, uf.stdin...)
 				if uf.env {
 					out = append(out, hit{path: envPath, class: Credential})
+				}
+				if uf.token != "" {
+					out = append(out, tokenHit(uf.token))
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"github.com/toolwall/toolwall/analyzers/destroy"
 	"github.com/toolwall/toolwall/analyzers/files"
 	"github.com/toolwall/toolwall/analyzers/ops"
+	"github.com/toolwall/toolwall/analyzers/persist"
 	"github.com/toolwall/toolwall/analyzers/remote"
 	"github.com/toolwall/toolwall/analyzers/secrets"
 	"github.com/toolwall/toolwall/analyzers/ssrf"
@@ -17,6 +18,7 @@ func All() []*analysis.Analyzer {
 		remote.Analyzer,
 		secrets.Analyzer,
 		ops.Analyzer,
+		persist.Analyzer,
 		files.Analyzer,
 		ssrf.Analyzer,
 	}

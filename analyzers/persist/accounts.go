@@ -8,9 +8,9 @@ import (
 
 func init() {
 	register((*checker).accountTool, "useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup",
-		"groupmod", "groupdel", "delgroup", "gpasswd", "chpasswd", "chgpasswd", "newusers", "vipw", "vigr",
-		"dsenableroot", "ldapadd", "ldapmodify", "ldapdelete", "smbpasswd")
-	register((*checker).pdbedit, "pdbedit")
+		"groupmod", "groupdel", "delgroup", "gpasswd", "chpasswd", "chgpasswd", "newusers",
+		"dsenableroot", "ldapadd", "ldapmodify", "ldapdelete")
+	register((*checker).samba, "smbpasswd", "pdbedit")
 	register((*checker).passwd, "passwd")
 	register((*checker).chsh, "chsh", "chfn")
 	register((*checker).chage, "chage")
@@ -18,7 +18,7 @@ func init() {
 	register((*checker).dscl, "dscl")
 	register((*checker).sysadminctl, "sysadminctl")
 	register((*checker).dseditgroup, "dseditgroup")
-	register((*checker).visudo, "visudo")
+	register((*checker).visudo, "visudo", "vipw", "vigr")
 	register((*checker).sambaTool, "samba-tool")
 }
 
@@ -47,16 +47,17 @@ func helpOnly(c *shell.Command) bool {
 	return false
 }
 
-// pdbedit: changes to the Samba user database (-L/--list and -w only
-// list).
-func (k *checker) pdbedit(c *shell.Command) {
+// samba: smbpasswd and pdbedit change Samba's own user database, which
+// grants file-share access but no login: warn (pdbedit -L/-w only list).
+func (k *checker) samba(c *shell.Command) {
 	for _, w := range c.Args[1:] {
 		switch w.Value {
-		case "-L", "--list", "-Lv", "-Lw", "-w", "--smbpasswd-style":
+		case "-L", "--list", "-Lv", "-Lw", "-w", "--smbpasswd-style", "--help", "-h":
 			return
 		}
 	}
-	k.accountTool(c)
+	k.warn(quote(c), RuleAccount, catAccount, c.Name+" changes Samba's user database, which decides who may use the machine's file shares",
+		"Tell the user the exact command if a share account is needed")
 }
 
 // passwd: every use but -S/--status (read-only) and help; plain passwd
@@ -73,8 +74,8 @@ func (k *checker) passwd(c *shell.Command) {
 	k.account(c, "it changes "+who+" password or password state")
 }
 
-// chsh, chfn: changing another user's shell or details (the user operand
-// differs from the caller). chsh -s zsh for oneself passes.
+// chsh, chfn: changing another user's shell asks; another user's
+// details (chfn: name, room, phone) warn. The caller's own pass.
 func (k *checker) chsh(c *shell.Command) {
 	a := parse(c.Args[1:], spec{vals: "sfrwhoR", long: []string{"shell=", "full-name=", "room=", "work-phone=", "home-phone=", "other=", "root=", "list-shells", "help", "version"}})
 	u := a.operands
@@ -84,7 +85,12 @@ func (k *checker) chsh(c *shell.Command) {
 	if u[0].Dynamic && strings.Contains(u[0].Raw, "USER") || !u[0].Dynamic && (u[0].Value == k.user || k.user == "") {
 		return
 	}
-	k.account(c, c.Name+" changes the login shell or details of another account ("+u[0].Raw+"); giving a system account a shell opens it for logins")
+	if c.Name == "chfn" {
+		k.warn(quote(c), RuleAccount, catAccount, "chfn changes the details of another account ("+u[0].Raw+")",
+			"Change only your own account's details")
+		return
+	}
+	k.account(c, "chsh changes the login shell of another account ("+u[0].Raw+"); giving a system account a shell opens it for logins")
 }
 
 // chage: every change (-l only lists).
@@ -157,13 +163,22 @@ func (k *checker) dseditgroup(c *shell.Command) {
 	}
 }
 
-// visudo: editing sudoers (-c only checks).
+// visudo, vipw, vigr edit sudoers, passwd or group in an editor: with
+// EDITOR/VISUAL set on the command the "editor" is any program (ask);
+// otherwise it needs a terminal the agent does not have (warn). visudo
+// -c only checks.
 func (k *checker) visudo(c *shell.Command) {
 	a := parse(c.Args[1:], spec{vals: "f", long: []string{"file=", "check", "quiet", "strict", "owner", "perms", "help", "version"}})
 	if a.has("-c", "--check") || helpOnly(c) {
 		return
 	}
-	k.account(c, "visudo edits sudoers, which decides who may act as root, in an interactive editor")
+	what := map[string]string{"visudo": "sudoers, which decides who may act as root", "vipw": "the password file", "vigr": "the group file"}[c.Name]
+	if editorSet(c) {
+		k.account(c, c.Name+" edits "+what+" with a program named in EDITOR/VISUAL")
+		return
+	}
+	k.warn(quote(c), RuleAccount, catAccount, c.Name+" edits "+what+" in an interactive editor",
+		"Show the user the change instead")
 }
 
 // samba-tool user|group add/delete/setpassword/addmembers….

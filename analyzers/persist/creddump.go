@@ -18,6 +18,7 @@ func init() {
 	register((*checker).search, "grep", "egrep", "fgrep", "rg", "ag", "ack", "ggrep")
 	register((*checker).locate, "locate", "mlocate", "plocate")
 	register((*checker).sniff, "tcpdump", "tshark", "tcpflow", "ngrep", "dumpcap", "termshark")
+	register((*checker).osascriptPrompt, "osascript")
 	register((*checker).intercept, "ettercap", "bettercap", "arpspoof", "dsniff", "responder", "mitm6")
 }
 
@@ -244,7 +245,10 @@ func (k *checker) browserWords(c *shell.Command) {
 		if w.Dynamic {
 			v = w.Raw
 		}
-		p := strings.ToLower(paths.Expand(v, k.home))
+		p := strings.ToLower(paths.Expand(strings.TrimPrefix(v, "file:"), k.home))
+		if i := strings.LastIndexByte(p, '?'); i > 0 && strings.Contains(p[i:], "=") {
+			p = p[:i] // an SQLite URI: file:…/Login Data?immutable=1
+		}
 		if browserStore(p) {
 			k.credAsk(c, RuleBrowserStore, "it touches "+v+", a browser's saved passwords or cookies (or the key to them)",
 				"Do not read browser credential stores; ask the user for what you need", k.abs(c, w))
@@ -376,13 +380,28 @@ func (k *checker) copiesHistory(c *shell.Command) {
 // that locate private keys and password databases.
 var keyFiles = []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "*.pem", "*.key", "*.kdbx", "*.kdb", "*.ppk", "*.p12", "*.pfx", "*.keychain", "*.keychain-db", "shadow", ".netrc", "credentials", ".git-credentials", "*.jks", "wallet.dat", "id_*", "*id_rsa*"}
 
-// keySearch: find over a broad root for a key file name (warn).
+// keySearch: find over a broad root for a key file name warns; handing
+// what it finds to a program that copies, prints or sends it (-exec cp,
+// cat, scp, tar, curl, base64, …) asks.
 func (k *checker) keySearch(c *shell.Command) {
-	broad := false
+	broad, take := false, ""
+	for i, w := range c.Args[1:] {
+		if (w.Value == "-exec" || w.Value == "-execdir" || w.Value == "-ok") && i+2 < len(c.Args) {
+			switch b := baseName(c.Args[i+2].Value); b {
+			case "cp", "gcp", "cat", "scp", "rsync", "tar", "zip", "curl", "wget", "nc", "base64", "xxd", "mv", "ditto", "install", "head", "tail", "less", "more", "strings":
+				take = b
+			}
+		}
+	}
 	for i, w := range c.Args[1:] {
 		v := w.Value
 		if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "(") || strings.HasPrefix(v, "!") {
 			if v == "-name" || v == "-iname" || v == "-path" || v == "-ipath" || v == "-regex" || v == "-iregex" {
+				if broad && i+2 < len(c.Args) && keyName(c.Args[i+2].Value) && take != "" {
+					k.credAsk(c, RuleKeySearch, "it searches "+c.Args[1].Value+" for private keys or password databases and hands each to "+take,
+						"Name the one key file you need, or ask the user", "")
+					return
+				}
 				if broad && i+2 < len(c.Args) && keyName(c.Args[i+2].Value) {
 					k.r.Tag(toolwall.TagCredential, "", "search")
 					k.warn(quote(c), RuleKeySearch, catCredDump, "it searches "+c.Args[1].Value+" for private keys or password databases",
@@ -450,6 +469,20 @@ func (k *checker) sniff(c *shell.Command) {
 	k.r.Tag(toolwall.TagCredential, "", "network-capture")
 	k.warn(quote(c), RuleSniff, catCredDump, "it captures network traffic, which can include passwords, tokens and cookies sent in clear text",
 		"Capture only the interface and port you are debugging (e.g. `-i lo port 8080`) and do not keep the capture")
+}
+
+// osascriptPrompt: an AppleScript dialog with a hidden answer is a fake
+// password prompt (ATT&CK T1056.002).
+func (k *checker) osascriptPrompt(c *shell.Command) {
+	for _, w := range c.Args[1:] {
+		l := strings.ToLower(w.Value)
+		if strings.Contains(l, "display dialog") && strings.Contains(l, "hidden answer") {
+			k.credAsk(c, RulePrompt, "the AppleScript shows a dialog that asks for a hidden answer: a fake password prompt",
+				"Do not ask the user for passwords through dialogs; tell them what you need in the conversation", "")
+			return
+		}
+	}
+	k.osascript(c)
 }
 
 // intercept: active interception tools (ARP spoofing, poisoning) ask.

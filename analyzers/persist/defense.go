@@ -24,6 +24,10 @@ func init() {
 	register((*checker).socketfilterfw, "socketfilterfw")
 	register((*checker).historyBuiltin, "history")
 	register((*checker).mokutil, "mokutil")
+	register((*checker).mdatp, "mdatp")
+	register((*checker).ufwLogging, "ufw")
+	register((*checker).logErase, "log")
+	register((*checker).xattr, "xattr")
 }
 
 // securityServices are audit, logging and endpoint-security services
@@ -37,6 +41,9 @@ var securityServices = []string{
 	"aide", "tripwire", "snort", "suricata", "zeek", "santad", "com.google.santa*", "xagt", "qualys-cloud-agent",
 	"tanium*", "taniumclient", "nessusagent", "filebeat", "fluentd", "fluent-bit", "td-agent", "splunkd", "splunkforwarder",
 	"amazon-cloudwatch-agent", "google-fluentd", "datadog-agent", "lkrg", "tetragon", "falco*",
+	"com.carbonblack.*", "com.sentinelone.*", "at.obdev.littlesnitch*", "com.opendns.*", "com.jamf.protect*",
+	"com.objective-see.*", "com.eset.*", "esets*", "com.sophos.*", "sophos*", "com.malwarebytes.*", "com.cisco.amp*",
+	"com.paloaltonetworks.*", "traps_pmd", "mfetpd", "cbsensor", "com.apple.security.syspolicy*",
 }
 
 // securityService reports whether a unit, job or process name is one of
@@ -151,6 +158,59 @@ func (k *checker) mokutil(c *shell.Command) {
 		case "--disable-validation", "--import", "--reset":
 			k.ask(quote(c), RuleKernel, catPersist, "mokutil "+w.Value+" changes which kernels and modules Secure Boot trusts",
 				"Ask the user to do it")
+			return
+		}
+	}
+}
+
+// mdatp (Microsoft Defender): config … --value disabled switches a
+// protection off.
+func (k *checker) mdatp(c *shell.Command) {
+	a := parse(c.Args[1:], spec{long: []string{"value="}})
+	if a.lower(0) != "config" {
+		return
+	}
+	for _, v := range a.values("--value") {
+		if strings.EqualFold(v.Value, "disabled") {
+			k.ask(quote(c), RuleProtectionOff, catDefense, "it switches a Microsoft Defender protection off",
+				"Leave endpoint protection on; if it blocks your work, tell the user what it blocked")
+			return
+		}
+	}
+}
+
+// ufw logging off stops the firewall's log (ufw disable is the ops
+// analyzer's).
+func (k *checker) ufwLogging(c *shell.Command) {
+	a := parse(c.Args[1:], spec{})
+	if a.lower(0) == "logging" && a.lower(1) == "off" {
+		k.ask(quote(c), RuleLogTamper, catDefense, "it switches the firewall's log off, so blocked and allowed connections go unrecorded",
+			"Leave firewall logging on, or ask the user")
+	}
+}
+
+// logErase: macOS "log erase" deletes the unified log.
+func (k *checker) logErase(c *shell.Command) {
+	a := parse(c.Args[1:], spec{})
+	if a.lower(0) == "erase" {
+		k.ask(quote(c), RuleLogTamper, catDefense, "log erase deletes the macOS unified log; what was logged is gone",
+			"Leave the log alone; read it with `log show --last 1h`")
+	}
+}
+
+// xattr -d/-c com.apple.quarantine removes the flag that makes
+// Gatekeeper check a downloaded program (warn: developers do it for apps
+// they trust).
+func (k *checker) xattr(c *shell.Command) {
+	del := false
+	for _, w := range c.Args[1:] {
+		v := w.Value
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v, "dc") {
+			del = true
+		}
+		if del && v == "com.apple.quarantine" {
+			k.warn(quote(c), RuleProtectionOff, catDefense, "removing com.apple.quarantine lets the program run without a Gatekeeper check",
+				"Only do this for a program the user downloaded and trusts")
 			return
 		}
 	}

@@ -8,8 +8,10 @@
 //
 // Rules, all with stable ids (DESIGN.md, principle 4):
 //
-//   - persist.write-protected (deny), persist.write-sensitive and
-//     persist.write-system (ask): every file a command writes —
+//   - persist.write-protected (deny), persist.write-sensitive (ask) and
+//     persist.write-system (ask under /etc and the system's programs and
+//     libraries, warn under /usr/local, /opt, /var and the other system
+//     roots): every file a command writes —
 //     redirections (> >> &> >| <>), tee and sponge, cp/mv/ln/install/
 //     rsync/scp/ditto destinations (-t, a directory destination judged
 //     with each source's name), dd of=, sed -i and perl -i targets,
@@ -21,19 +23,25 @@
 //     known at run time asks when its certain prefix is such a place, or
 //     when its static file name is a startup file (principle 2).
 //   - persist.account (ask): useradd, usermod, userdel, groupadd,
-//     gpasswd, chpasswd, passwd (but -S), chage (but -l), chsh/chfn of
+//     gpasswd, chpasswd, passwd (but -S), chage (but -l), chsh of
 //     another user, pw, dscl -create/-delete/-append/-passwd,
 //     sysadminctl -addUser/-deleteUser/-resetPasswordFor/-guestAccount
-//     on, dseditgroup -o edit, dsenableroot, visudo (but -c), ldapadd,
-//     ldapmodify, samba-tool user/group changes.
-//   - persist.schedule (ask): crontab FILE / - / piped / -e, at, batch,
-//     systemd-run, systemctl enable/reenable/link/add-wants/edit (also
-//     --user), launchctl load/bootstrap/submit/enable, defaults write
+//     on, dseditgroup -o edit, dsenableroot, ldapadd, ldapmodify,
+//     samba-tool user/group changes, visudo/vipw/vigr with EDITOR set.
+//     Warn: chfn of another user, smbpasswd and pdbedit changes, visudo/
+//     vipw/vigr without an editor override (they need a terminal).
+//   - persist.schedule (ask): crontab FILE / - / piped / EDITOR=… -e,
+//     at, batch, systemd-run with a timer or trigger (--on-calendar, …;
+//     the shell reader keeps no wrapper options, so the source is parsed
+//     again for them), systemctl enable/reenable/link/add-wants/
+//     add-requires (also --user), launchctl load/bootstrap/submit/enable,
+//     defaults write
 //     com.apple.loginwindow, osascript making a login item, update-rc.d
 //     defaults/enable, chkconfig on/--add, rc-update add, sysrc
 //     NAME_enable=YES, service NAME enable, loginctl enable-linger.
-//   - persist.kernel (ask): insmod, modprobe (not -r, -n, queries),
-//     kextload, kmutil load, sysctl of security knobs
+//     Warn: a plain systemd-run, systemctl edit, crontab -e.
+//   - persist.kernel (ask): insmod, kextload, kmutil load (modprobe of an
+//     installed module warns; -r, -n and queries pass), sysctl of security knobs
 //     (kernel.randomize_va_space, kernel.yama.ptrace_scope,
 //     kernel.core_pattern, …) by sysctl or /proc/sys, sysctl -p of a file
 //     outside /etc, grub-install, efibootmgr changes, mokutil. rmmod and
@@ -43,14 +51,16 @@
 //     chkconfig/sysrc/pkill/killall stopping auditd, apparmor, osquery,
 //     EDR agents, syslog, journald — the firewall and sshd are the ops
 //     analyzer's); protection-off (spctl --master-disable, csrutil
-//     disable, the macOS application firewall, security
-//     add-trusted-cert); backup-delete (tmutil disable/delete);
+//     disable, the macOS application firewall, mdatp … disabled,
+//     security add-trusted-cert; warn for xattr -d com.apple.quarantine);
+//     backup-delete (tmutil disable/delete);
 //     immutable (chattr ±i/±a, chflags schg on system and startup
 //     files); timestomp (warn: touch -r/-t/-d on them); log-tamper
 //     (truncating, deleting, shredding or editing /var/log, /var/audit,
-//     wtmp; journalctl --vacuum-*; find /var/log -delete); shell-hook
-//     (PROMPT_COMMAND, trap … DEBUG, PS0–PS4 with a command
-//     substitution).
+//     wtmp; journalctl --vacuum-*; find /var/log -delete; log erase; ufw
+//     logging off); shell-hook (trap … DEBUG; PROMPT_COMMAND and PS0–PS4
+//     whose command reads history or $BASH_COMMAND, appends to a file or
+//     sends over the network).
 //   - creddump.* (ask unless noted): tool (LaZagne, mimipenguin,
 //     mimikatz, pypykatz, secretsdump, unshadow; hashcat/john on shadow);
 //     process-memory (/proc/PID/mem, /dev/mem, /proc/kcore, gcore,
@@ -62,8 +72,10 @@
 //     program); secret-search (grep -r, rg, ag for password/secret/token
 //     over /, a home, /home, /etc…); history (grepping shell history for
 //     passwords, copying it, history -w elsewhere); key-search (warn:
-//     find / -name id_rsa, locate); sniff (warn: tcpdump, tshark,
-//     tcpflow, ngrep; ask: ettercap, bettercap, arpspoof, responder).
+//     find / -name id_rsa, locate; ask when find -exec copies or prints
+//     each key); fake-prompt (osascript password dialogs); sniff (warn:
+//     tcpdump, tshark, tcpflow, ngrep, dumpcap; ask: ettercap,
+//     bettercap, arpspoof, responder).
 //
 // Effects: [toolwall.TagSystemWrite] for writes under system roots,
 // [toolwall.TagStage] (Detail "persistence") for files copied, linked or

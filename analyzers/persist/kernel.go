@@ -30,8 +30,9 @@ func (k *checker) insmod(c *shell.Command) {
 	k.kernel(c, c.Name+" loads code into the running kernel, where it runs with full control of the machine")
 }
 
-// modprobe NAME loads a module; -r/--remove, -n/--dry-run and the
-// --show-* and -c queries pass.
+// modprobe NAME loads a module installed in the system's module tree:
+// warn (insmod of an arbitrary file asks); -r/--remove, -n/--dry-run and
+// the --show-* and -c queries pass.
 func (k *checker) modprobe(c *shell.Command) {
 	a := parse(c.Args[1:], spec{vals: "CdSo", long: []string{"config=", "dirname=", "set-version=", "remove", "dry-run", "show",
 		"show-depends", "showconfig", "show-config", "show-modversions", "dump-modversions", "show-exports", "resolve-alias", "all",
@@ -40,7 +41,8 @@ func (k *checker) modprobe(c *shell.Command) {
 		"--showconfig", "--show-config", "--show-modversions", "--dump-modversions", "--show-exports", "-R", "--resolve-alias") {
 		return
 	}
-	k.kernel(c, "modprobe loads "+a.operand(0)+" into the running kernel, where it runs with full control of the machine")
+	k.warn(quote(c), RuleKernel, catPersist, "modprobe loads "+a.operand(0)+" from the installed module tree into the running kernel",
+		"Load kernel modules only when the user asked for it")
 }
 
 // kmutil load (macOS).

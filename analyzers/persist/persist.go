@@ -24,8 +24,11 @@ const (
 	// Python startup hooks), or a write whose name is only known at run
 	// time under such a place.
 	RuleWriteSensitive = "persist.write-sensitive"
-	// RuleWriteSystem (ask, 0.6): any other shell write under a system root
-	// (/etc, /usr, /opt, /var, /Library, …).
+	// RuleWriteSystem: any other shell write under a system root; ask
+	// (0.6) under the system's configuration, programs and libraries
+	// (/etc, /bin, /sbin, /usr/bin, /usr/sbin, /lib*, /usr/lib*), warn
+	// (0.45) elsewhere (/usr/local, /opt, /var, /srv, /usr/share, /root,
+	// /sys, /Library, …).
 	RuleWriteSystem = "persist.write-system"
 	// RuleAccount (ask, 0.6): creating, changing or deleting user accounts,
 	// groups and passwords (useradd, usermod, passwd, dscl, sysadminctl, …).
@@ -47,7 +50,8 @@ const (
 	RuleSecurityStop = "defense.security-stop"
 	// RuleProtectionOff (ask, 0.6): switching a platform protection off:
 	// Gatekeeper (spctl --master-disable), SIP (csrutil disable), the macOS
-	// application firewall, trusting a new root certificate.
+	// application firewall, Microsoft Defender, trusting a new root
+	// certificate; warn (0.45) for removing com.apple.quarantine.
 	RuleProtectionOff = "defense.protection-off"
 	// RuleBackupDelete (ask, 0.6): disabling Time Machine or deleting its
 	// backups and snapshots (tmutil disable, delete, deletelocalsnapshots).
@@ -59,8 +63,8 @@ const (
 	// or startup file: backdating it hides a change.
 	RuleTimestomp = "defense.timestomp"
 	// RuleLogTamper (ask, 0.6): emptying, deleting, shredding or editing
-	// system logs and the audit trail (/var/log, /var/audit, wtmp), or
-	// vacuuming the journal.
+	// system logs and the audit trail (/var/log, /var/audit, wtmp),
+	// vacuuming the journal, log erase (macOS), ufw logging off.
 	RuleLogTamper = "defense.log-tamper"
 	// RuleShellHook (ask, 0.6): hooking the shell so that a command runs
 	// at every prompt or command: PROMPT_COMMAND, trap … DEBUG, a prompt
@@ -91,8 +95,13 @@ const (
 	// tokens, or copying it elsewhere.
 	RuleHistory = "creddump.history"
 	// RuleKeySearch (warn, 0.45): locating private keys and password
-	// databases across the file system or a home (find / -name id_rsa).
+	// databases across the file system or a home (find / -name id_rsa);
+	// ask (0.6) when find hands each one to a program that copies, prints
+	// or sends it (-exec cp, cat, scp, …).
 	RuleKeySearch = "creddump.key-search"
+	// RulePrompt (ask, 0.6): a fake password dialog (osascript display
+	// dialog … with hidden answer).
+	RulePrompt = "creddump.fake-prompt"
 	// RuleSniff (warn, 0.45): capturing network traffic (tcpdump, tshark,
 	// tcpflow, ngrep, dumpcap); ask for active interception (ettercap,
 	// bettercap, arpspoof, mitmdump in transparent mode is not included).

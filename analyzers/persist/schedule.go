@@ -1,9 +1,11 @@
 package persist
 
 import (
+	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall/shell"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 func init() {
@@ -13,7 +15,6 @@ func init() {
 	register((*checker).systemctl, "systemctl")
 	register((*checker).launchctl, "launchctl")
 	register((*checker).defaults, "defaults")
-	register((*checker).osascript, "osascript")
 	register((*checker).updateRCd, "update-rc.d")
 	register((*checker).chkconfig, "chkconfig")
 	register((*checker).rcUpdate, "rc-update")
@@ -39,7 +40,23 @@ func (k *checker) crontab(c *shell.Command) {
 	if len(a.operands) == 0 && !a.has("-e") && c.Stdin.Kind == shell.StdinInherit {
 		return
 	}
+	if a.has("-e") && !editorSet(c) {
+		k.warn(quote(c), RuleSchedule, catPersist, "crontab -e opens the crontab in an editor",
+			"Show the user the line to add instead")
+		return
+	}
 	k.schedule(c, "it installs a crontab: its lines run on a schedule, long after this session")
+}
+
+// editorSet reports an EDITOR or VISUAL assignment on the command: the
+// "editor" crontab -e runs is then any program.
+func editorSet(c *shell.Command) bool {
+	for _, a := range c.Assigns {
+		if strings.HasPrefix(a, "EDITOR=") || strings.HasPrefix(a, "VISUAL=") {
+			return true
+		}
+	}
+	return false
 }
 
 // at, batch: queueing a job (-l, -q listing, -r/-d removing, -c printing
@@ -69,13 +86,54 @@ func (k *checker) systemdRun(c *shell.Command) {
 }
 
 // systemdWrapped: a command the reader unwrapped from systemd-run. The
-// reader keeps no wrapper options, so a timer (--on-calendar) cannot be
-// told from a foreground --scope; either way the command runs as a
-// service of systemd, outside this session.
+// reader keeps no wrapper options, so the script is read again with the
+// shell parser to find systemd-run's own: a timer or trigger option
+// (--on-calendar, --on-active, …) asks; otherwise the command runs as a
+// transient service outside this session, which warns.
 func (k *checker) systemdWrapped(c *shell.Command) {
-	k.ask(clip("systemd-run … "+quote(c)), RuleSchedule, catPersist,
-		"systemd-run hands the command to systemd, which runs it as a service or timer outside this session, possibly later or repeatedly",
-		"Run the command directly in the foreground, or tell the user what to schedule")
+	what := clip("systemd-run … " + quote(c))
+	if systemdTimer(k.in.Script.Source) {
+		k.ask(what, RuleSchedule, catPersist, "systemd-run with a timer or trigger makes systemd run the command later, after this session has ended",
+			"Run the command now in the foreground, or tell the user what to schedule")
+		return
+	}
+	k.warn(what, RuleSchedule, catPersist, "systemd-run hands the command to systemd, which runs it as a service outside this session",
+		"Run the command directly unless the user asked for a transient unit")
+}
+
+// systemdTimer reports whether a systemd-run command of src (any simple
+// command, wrappers included) carries a timer or trigger option.
+func systemdTimer(src string) bool {
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		return false
+	}
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		ce, ok := n.(*syntax.CallExpr)
+		if found || !ok {
+			return !found
+		}
+		seen := false
+		for _, w := range ce.Args {
+			lit := w.Lit()
+			if path.Base(lit) == "systemd-run" {
+				seen = true
+				continue
+			}
+			if !seen {
+				continue
+			}
+			name, _, _ := strings.Cut(lit, "=")
+			for _, t := range systemdRunTimers {
+				if name != "" && len(name) > 4 && strings.HasPrefix(t, name) {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // systemctl: enable, reenable, link, add-wants, add-requires, edit of a
@@ -88,7 +146,10 @@ func (k *checker) systemctl(c *shell.Command) {
 	verb := a.lower(0)
 	units := a.operands[min(1, len(a.operands)):]
 	switch verb {
-	case "enable", "reenable", "link", "add-wants", "add-requires", "edit":
+	case "edit":
+		k.warn(quote(c), RuleSchedule, catPersist, "systemctl edit changes a unit through an editor: a drop-in can replace what the service runs",
+			"Show the user the drop-in you would write instead")
+	case "enable", "reenable", "link", "add-wants", "add-requires":
 		if len(units) == 0 || helpOnly(c) || a.has("--dry-run") {
 			return
 		}

@@ -335,13 +335,16 @@ func (k *checker) judgeWrite(c *shell.Command, wr write) {
 		k.r.Tag(toolwall.TagStage, bestPath, "persistence")
 	}
 	switch {
-	case dynamic:
+	case dynamic && (rank(best.Rule) >= rank(files.RuleWriteSensitive) || coreSystem(bestPath)):
 		rule := RuleWriteSystem
 		if rank(best.Rule) >= rank(files.RuleWriteSensitive) {
 			rule = RuleWriteSensitive
 		}
 		k.ask(what, rule, catPersist, "it writes a file whose name is only known at run time under "+bestPath+", which "+best.Why,
 			"Write to a fixed path inside the project, or ask the user")
+	case dynamic:
+		k.warn(what, RuleWriteSystem, catPersist, "it writes a file whose name is only known at run time under "+bestPath+", a system directory",
+			"Prefer a fixed path inside the project")
 	case wr.touch:
 		if rank(best.Rule) >= rank(files.RuleWriteSensitive) {
 			k.ask(what, RuleWriteSensitive, catPersist, "it creates "+bestPath+", which "+best.Why,
@@ -353,10 +356,30 @@ func (k *checker) judgeWrite(c *shell.Command, wr write) {
 	case best.Rule == files.RuleWriteSensitive:
 		k.ask(what, RuleWriteSensitive, catPersist, "it writes "+bestPath+", which "+best.Why,
 			"Keep changes inside the project, or ask the user to make this one")
-	default:
-		k.ask(what, RuleWriteSystem, catPersist, "it writes "+bestPath+", which is under a system directory",
+	case coreSystem(bestPath):
+		k.ask(what, RuleWriteSystem, catPersist, "it writes "+bestPath+", which is the system's own configuration, programs or libraries",
 			"Write inside the project or /tmp, or ask the user to install it")
+	default:
+		k.warn(what, RuleWriteSystem, catPersist, "it writes "+bestPath+", which is under a system directory",
+			"Prefer the project or /tmp; install system-wide only when the user asked for it")
 	}
+}
+
+// coreRoots are the system directories whose change alters how the
+// system itself behaves: its configuration, programs and libraries. A
+// shell write there asks; under the other system roots (/usr/local,
+// /opt, /var, /srv, /usr/share, /root, /sys, /Library, …) it warns.
+var coreRoots = []string{"/etc", "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libexec", "/system", "/private/etc"}
+
+func coreSystem(p string) bool {
+	l := strings.ToLower(p)
+	for _, r := range coreRoots {
+		if paths.Under(l, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // likelyDir reports destinations that are certainly directories: home,

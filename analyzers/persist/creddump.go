@@ -231,6 +231,21 @@ func browserStore(p string) bool {
 	return false
 }
 
+// archivers copy whole directories.
+var archivers = map[string]bool{"tar": true, "zip": true, "7z": true, "7za": true, "rar": true, "cp": true, "gcp": true,
+	"rsync": true, "scp": true, "ditto": true, "cpio": true, "rclone": true}
+
+// browserProfile reports a path inside a Chrome-family or Firefox
+// profile tree (the tree itself included).
+func browserProfile(p string) bool {
+	for _, d := range []string{".mozilla/firefox", "firefox/profiles", "google-chrome", "/google/chrome", "chromium", "bravesoftware", "microsoft-edge", "microsoft edge"} {
+		if strings.Contains(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // browserWords: any operand naming a browser store, read by any program
 // (cat, cp, sqlite3, strings, tar, …).
 func (k *checker) browserWords(c *shell.Command) {
@@ -240,10 +255,21 @@ func (k *checker) browserWords(c *shell.Command) {
 			ws = append(ws, r.Target)
 		}
 	}
-	for _, w := range ws {
+	archiver := archivers[c.Name]
+	dest := -1 // a copy's destination is written, not read
+	switch c.Name {
+	case "cp", "gcp", "rsync", "scp", "ditto":
+		dest = len(c.Args) - 2
+	}
+	for i, w := range ws {
 		v := w.Value
 		if w.Dynamic {
 			v = w.Raw
+		}
+		if archiver && i != dest && !strings.HasPrefix(v, "-") && browserProfile(strings.ToLower(paths.Expand(v, k.home))) {
+			k.credAsk(c, RuleBrowserStore, "it copies the browser profile "+v+", which holds saved passwords and cookies",
+				"Do not copy browser profiles; ask the user for what you need", k.abs(c, w))
+			return
 		}
 		p := strings.ToLower(paths.Expand(strings.TrimPrefix(v, "file:"), k.home))
 		if i := strings.LastIndexByte(p, '?'); i > 0 && strings.Contains(p[i:], "=") {

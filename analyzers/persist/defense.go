@@ -57,6 +57,10 @@ func securityService(name string) bool {
 		if ok, _ := path.Match(s, n); ok {
 			return true
 		}
+		// systemctl, pkill and launchctl take patterns too: "audit*".
+		if ok, _ := path.Match(n, strings.TrimSuffix(s, "*")); ok && strings.ContainsAny(n, "*?[") {
+			return true
+		}
 	}
 	return false
 }

@@ -21,7 +21,7 @@ func (m langRE) match(l lang, s string) bool {
 
 // fetchRE: a network read in the language's standard or common library.
 var fetchRE = langRE{
-	langPython: lazyRegexp(`urlopen|urlretrieve|urllib|requests\.(get|post|request|Session)|http\.client|httpx|pycurl|aiohttp|socket\.(socket|create_connection)`),
+	langPython: lazyRegexp(`urlopen|urlretrieve|urllib|\brequests\b|http\.client|httpx|pycurl|aiohttp|socket\.(socket|create_connection)`),
 	langNode:   lazyRegexp(`\bfetch\s*\(|https?\.(get|request)\s*\(|require\s*\(\s*['"]https?['"]|from\s+['"]https?['"]|axios|XMLHttpRequest|net\.connect|import\s*\(\s*['"]https?:`),
 	langPerl:   lazyRegexp(`LWP|HTTP::Tiny|IO::Socket|Net::HTTP|getstore|getprint|\bget\s*\(?\s*['"]https?:`),
 	langRuby:   lazyRegexp(`open-uri|Net::HTTP|URI\.open|URI\(|URI\.parse|\bopen\s*\(?\s*['"]https?:|HTTParty|Faraday|TCPSocket`),
@@ -40,15 +40,18 @@ var evalRE = langRE{
 	langPHP:    lazyRegexp(`\beval\s*\(|\bsystem\s*\(|\bexec\s*\(|passthru|shell_exec|\bpopen|proc_open|\bassert\s*\(|\binclude\b|\brequire\b|` + "`"),
 	langLua:    lazyRegexp(`loadstring|\bload\s*\(|dofile|os\.execute|io\.popen`),
 	langPwsh:   lazyRegexp(`(?i)invoke-expression|\biex\b|scriptblock\]::create|start-process|invoke-command|\|\s*&`),
-	langShell:  nil,
+	// awk runs text as a command through system() of something other than
+	// a literal, or by printing into a pipe to a shell.
+	langAwk:   lazyRegexp(`\|\s*"\s*(/\S*/)?(ba|da|z|k|c|tc|fi)?sh\b`),
+	langShell: nil,
 }
 
 // decodeRE: decoding an encoded blob (base64, hex, zlib, rot13).
 var decodeRE = langRE{
-	langPython: lazyRegexp(`b64decode|b32decode|b85decode|decodebytes|base64\.decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|unhexlify|marshal\.loads`),
-	langNode:   lazyRegexp(`Buffer\.from\s*\([^)]*['"](base64|hex|base64url)['"]|\batob\s*\(|zlib\.(inflate|gunzip)`),
-	langPerl:   lazyRegexp(`decode_base64|unpack\s*\(?\s*['"](m|H)|pack\s*\(?\s*['"]H`),
-	langRuby:   lazyRegexp(`Base64\.(decode64|strict_decode64|urlsafe_decode64)|unpack1?\s*\(?\s*['"](m|H)|Zlib::Inflate`),
+	langPython: lazyRegexp(`b64decode|b32decode|b85decode|decodebytes|base64\.decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|unhexlify|marshal\.loads|join\s*\(\s*(map\s*\(\s*)?chr\b`),
+	langNode:   lazyRegexp(`Buffer\.from\s*\([^)]*['"](base64|hex|base64url)['"]|\batob\s*\(|zlib\.(inflate|gunzip)|\bunescape\s*\(|decodeURI(Component)?\s*\(|String\.fromCharCode`),
+	langPerl:   lazyRegexp(`decode_base64|unpack\s*\(?\s*['"](m|H|u)|pack\s*\(?\s*['"]H`),
+	langRuby:   lazyRegexp(`Base64\.(decode64|strict_decode64|urlsafe_decode64)|unpack1?\s*\(?\s*['"](m|H|u)|\.pack\s*\(?\s*['"][Hm]|Zlib::Inflate`),
 	langPHP:    lazyRegexp(`base64_decode|gzinflate|gzuncompress|gzdecode|str_rot13|hex2bin|convert_uudecode`),
 	langLua:    nil,
 	langPwsh:   lazyRegexp(`(?i)frombase64string|::unicode\.getstring|gzipstream|deflatestream`),
@@ -64,14 +67,23 @@ var stdinRE = langRE{
 	langPHP:    lazyRegexp(`php://stdin|STDIN|fgets`),
 	langLua:    lazyRegexp(`io\.read|io\.stdin`),
 	langPwsh:   lazyRegexp(`(?i)\$input|\[console\]::in`),
-	langShell:  nil,
+	// awk reads its standard input unless given files.
+	langAwk:   lazyRegexp(`^`),
+	langShell: nil,
 }
 
 // evalsStdin reports one-liner code that evaluates what it reads from
 // stdin (python -c "exec(sys.stdin.read())"): it runs piped input as code.
 func evalsStdin(l lang, code string) bool {
+	if l == langAwk && awkSystemRE.MatchString(maskStrings(code)) {
+		return true
+	}
 	return stdinRE.match(l, code) && evalRE.match(l, code)
 }
+
+// awkSystemRE: awk's system() of something other than a string literal
+// (matched on code with literals blanked), such as a field: system($0).
+var awkSystemRE = lazyRegexp(`\bsystem\s*\([^)]*[$A-Za-z_]`)
 
 // fetches reports whether one-liner code of language l reads the network.
 func fetches(l lang, code string) bool { return fetchRE.match(l, code) }
@@ -86,10 +98,22 @@ func decodeAndEval(l lang, code string) bool {
 	return decodeRE.match(l, code) && evalRE.match(l, code)
 }
 
+// forkBombRE: a loop that forks without end ("fork while fork", "while
+// True: os.fork()", "loop { fork }").
+var forkBombRE = langRE{
+	langPerl:   lazyRegexp(`\bfork\s+(while|until|for)\b|\b(while|until)\s*\(\s*(1|fork)?\s*\)\s*\{\s*fork\b|\b1\s+while\s+fork\b|\{\s*fork\s*;\s*redo\b`),
+	langPython: lazyRegexp(`\bwhile\s+(True|1)\s*:\s*(os\.)?fork\s*\(|\bwhile\s+(True|1)\s*:\s*\n\s+(os\.)?fork\s*\(`),
+	langRuby:   lazyRegexp(`\bloop\s*(\{|do)\s*(Process\.)?fork\b|\bfork\s+(while|until)\s+(true|1)\b|\bwhile\s+true\s*(do|;)?\s*(Process\.)?fork\b`),
+	langPHP:    lazyRegexp(`\bwhile\s*\(\s*(1|true)\s*\)\s*\{?\s*pcntl_fork\s*\(`),
+}
+
+// forkBomb reports one-liner code that forks in an endless loop.
+func forkBomb(l lang, code string) bool { return forkBombRE.match(l, code) }
+
 // deleteRE: recursive deletes, matched on code with string literals blanked.
 var deleteRE = langRE{
 	langPython: lazyRegexp(`\brmtree\s*\(|\bos\.removedirs\s*\(|\bremovedirs\s*\(`),
-	langNode:   lazyRegexp(`\b(rmSync|rmdirSync|rm|rmdir)\s*\(|\brimraf\s*\(|\b(fse?|fsExtra)\.(remove|emptyDir)\s*\(|\b(removeSync|emptyDirSync)\s*\(`),
+	langNode:   lazyRegexp(`\b(rmSync|rmdirSync|rm|rmdir)\s*\(|\brimraf\s*\(|\b(fse?|fsExtra)\.(remove|emptyDir)\s*\(|\b(removeSync|emptyDirSync)\s*\(|\bDeno\.remove(Sync)?\s*\(`),
 	langPerl:   lazyRegexp(`\b(rmtree|remove_tree)\b`),
 	langRuby:   lazyRegexp(`\b(rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)\b`),
 	langPwsh:   lazyRegexp(`(?i)\b(remove-item|rm|rmdir|del|ri)\b[^;|]*-r(ecurse)?\b`),
@@ -100,13 +124,13 @@ var deleteRE = langRE{
 
 // nodeNeedsRecursive lists Node calls that only delete a tree with
 // {recursive: true}.
-var nodeNeedsRecursive = lazyRegexp(`^(rmSync|rmdirSync|rm|rmdir)`)
+var nodeNeedsRecursive = lazyRegexp(`^(rmSync|rmdirSync|rm|rmdir|Deno\.remove)`)
 
 // Targets that make a recursive delete catastrophic: the root, or the
 // home directory however the language spells it.
 var (
 	rootArgRE = lazyRegexp(`^\s*\(?\s*(\w+\.)?(Path\s*\(\s*)?['"]/+(\*)?['"]`)
-	homeArgRE = lazyRegexp(`(?i)expanduser\s*\(\s*['"]~|Path\.home\s*\(|homedir\s*\(|Dir\.home|ENV\s*\[\s*['"]HOME|\$ENV\s*\{\s*['"]?HOME|environ\s*(\[\s*|\.get\s*\(\s*)['"]HOME|getenv\s*\(\s*['"]HOME|process\.env\.HOME|\$HOME|\$env:(USERPROFILE|HOME)|^\s*\(?\s*['"]~/?['"]`)
+	homeArgRE = lazyRegexp(`(?i)(expanduser|expand_path)\s*\(\s*['"]~|Path\.home\s*\(|homedir\s*\(|Dir\.home|ENV\s*\[\s*['"]HOME|\$ENV\s*\{\s*['"]?HOME|environ\s*(\[\s*|\.get\s*\(\s*)['"]HOME|getenv\s*\(\s*['"]HOME|process\.env\.HOME|\$HOME|\$env:(USERPROFILE|HOME)|^\s*\(?\s*['"]~/?['"]`)
 )
 
 // deletion is a recursive delete found in one-liner code.
@@ -115,6 +139,9 @@ type deletion struct {
 	// catastrophic is "/" or "home" when the target is the root or the
 	// home directory, else "".
 	catastrophic string
+	// targets are the literal paths the deletes name, in order ("~" and
+	// "~/…" for PowerShell's home).
+	targets []string
 }
 
 // recursiveDelete finds the first recursive-delete call in code outside
@@ -146,14 +173,75 @@ func recursiveDelete(l lang, code, home string) (deletion, bool) {
 		case home != "" && home != "/" && literalIs(arg, home):
 			d.catastrophic = "home"
 		}
+		if t := deleteTarget(l, code[loc[0]:], arg); len(t) > 0 {
+			d.targets = t
+		}
+		targets := append(found.targets, d.targets...)
 		if !ok || (found.catastrophic == "" && d.catastrophic != "") {
 			found, ok = d, true
 		}
+		found.targets = targets
 	}
 	if !ok && l == langNode && rimrafRE.MatchString(code) {
 		found, ok = deletion{call: "rimraf"}, true
 	}
 	return found, ok
+}
+
+// wrapCallRE is a constructor around a path literal: Path('/etc'),
+// pathlib.Path("x"), new File('x').
+var wrapCallRE = lazyRegexp(`^(new\s+)?[A-Za-z_][\w.]*\s*\(\s*`)
+
+// deleteTarget returns the literal paths a recursive-delete call names:
+// the string literal that starts its argument (arg, maybe inside a
+// constructor such as Path(…)), or for PowerShell the path words of the
+// statement (stmt, from the cmdlet on) — bare words and -Path /
+// -LiteralPath values, with ~ and $HOME spelled "~".
+func deleteTarget(l lang, stmt, arg string) []string {
+	if l != langPwsh {
+		arg = strings.TrimPrefix(arg, wrapCallRE.FindString(arg))
+		if arg == "" || (arg[0] != '\'' && arg[0] != '"') {
+			return nil
+		}
+		end := strings.IndexByte(arg[1:], arg[0])
+		if end < 0 || strings.ContainsAny(arg[1:1+end], "\\$#{") {
+			return nil
+		}
+		return []string{arg[1 : 1+end]}
+	}
+	if i := strings.IndexAny(stmt, ";|\n"); i >= 0 {
+		stmt = stmt[:i]
+	}
+	f := strings.Fields(stmt)
+	var out []string
+	for i := 1; i < len(f); i++ {
+		t := strings.ToLower(f[i])
+		switch {
+		case t == "-path" || t == "-literalpath" || t == "-lp" || t == "-pspath":
+			if i+1 < len(f) {
+				i++
+				out = append(out, pwshPath(f[i]))
+			}
+		case t == "-filter" || t == "-include" || t == "-exclude" || t == "-credential" || t == "-stream":
+			i++
+		case strings.HasPrefix(t, "-"):
+		default:
+			out = append(out, pwshPath(f[i]))
+		}
+	}
+	return out
+}
+
+// pwshPath unquotes a PowerShell path word and spells its home forms "~".
+func pwshPath(w string) string {
+	w = strings.Trim(w, `'"`)
+	lw := strings.ToLower(w)
+	for _, h := range []string{"$home", "$env:home", "$env:userprofile", "${env:home}"} {
+		if rest, ok := strings.CutPrefix(lw, h); ok && (rest == "" || rest[0] == '/' || rest[0] == '\\') {
+			return "~" + w[len(h):]
+		}
+	}
+	return w
 }
 
 // rimrafRE finds the rimraf package loaded by name (its calls go through

@@ -6,22 +6,33 @@
 //
 // Rules (all deny unless noted):
 //
-//   - remote.pipe-to-shell: network content (curl, wget, fetch, httpie,
-//     nc, openssl s_client, gh api, a one-liner that fetches) reaches an
-//     interpreter that reads its program from stdin (sh, bash, zsh, dash,
-//     ksh, fish, python, perl, ruby, node, php, lua, pwsh; "-s", "-",
-//     /dev/stdin), through any pass-through stages (tee, cat, gunzip,
-//     base64 -d, sed, dd, ...). The walk upstream stops at stages that do
-//     not forward their input (sha256sum, wc, grep -c, echo). An upstream
+//   - remote.pipe-to-shell: network content (curl, curlie, wget, fetch,
+//     httpie, nc, openssl s_client, gh api, gh release download -O -,
+//     aws s3 cp … -, gsutil/gcloud storage/rclone cat, git archive
+//     --remote, ssh with a remote command, a one-liner that fetches)
+//     reaches an interpreter that reads its program from stdin (sh, bash,
+//     zsh, dash, ksh, fish, python, perl, ruby, node, deno/bun run -, php,
+//     lua, pwsh, tclsh, expect, julia, osascript, Rscript -; "-s", "-",
+//     /dev/stdin; the login shell of sudo -s/-i, doas -s, su), through any
+//     pass-through stages (tee, cat, gunzip, base64 -d, sed, dd, ...); or
+//     an awk program that runs its input (system($0), print | "sh"); or an
+//     interpreter whose code is made at run time while its stdin is
+//     network content (curl … | bash -c "$(cat)", … | while read l; do
+//     eval "$l"; done). The walk upstream stops at stages that do not
+//     forward their input (sha256sum, wc, grep -c, echo). An upstream
 //     stage whose command name is dynamic → ask.
 //   - remote.process-substitution: bash <(curl …), source <(wget -O- …),
 //     bash < <(curl …).
 //   - remote.substituted-script: sh -c "$(curl …)", eval "`wget -O- …`",
 //     a heredoc holding $(curl …) fed to a shell; ask when the code comes
 //     from a variable and the same line captured network output.
-//   - remote.decoded-payload: base64 -d / xxd -r / openssl -d / rev /
-//     echo -e '\x..' feeding an interpreter, pwsh -EncodedCommand, and
-//     one-liners that decode and eval.
+//   - remote.decoded-payload: base64 -d (also --dec…, python3 -m base64
+//     -d) / xxd -r / openssl -d / gpg -d / rev / echo -e or printf '\x..'
+//     (also through %b) feeding an interpreter, static text rewritten by
+//     tr or sed on its way into one (rot13), pwsh -EncodedCommand (with
+//     -w/-ex/-wd parameters in any abbreviation), and one-liners that
+//     decode and eval. A decompressor reading a local file (zcat f | sh)
+//     is a local script, tagged exec-local.
 //   - remote.interpreter-exec: one-liners (python -c, node -e, perl -e,
 //     ruby -e, php -r, lua -e, pwsh -c) that fetch and evaluate.
 //   - remote.download-exec: one call downloads a file and executes it
@@ -30,12 +41,19 @@
 //     one-liners that delete a tree (shutil.rmtree, os.removedirs,
 //     fs.rmSync/rmdirSync/rm with recursive, rimraf, fs-extra remove,
 //     File::Path rmtree/remove_tree, FileUtils.rm_rf/rm_r/remove_dir,
-//     Remove-Item -Recurse).
+//     Remove-Item -Recurse). A literal target is judged as "rm -rf
+//     TARGET" by the destroy analyzer: deny where that denies
+//     (shutil.rmtree('/etc'), rmtree('.'), Remove-Item -Recurse ~).
+//   - fork-bomb: one-liner code that forks in an endless loop (perl
+//     'fork while fork', python 'while True: os.fork()', ruby 'loop {
+//     fork }', php pcntl_fork in while(1)).
 //   - ssrf.metadata: a curl/wget URL that names a cloud metadata endpoint
 //     (see package ssrf, CheckCommandURL).
 //
 // Effects for chain rules: download-file (curl -o/-O/--output/--output-dir,
-// > file; wget, wget -O, -P) with the absolute path; download-stdout;
+// > file; wget, wget -O, -P; aria2c -o/-d, httpie/xh -o, fetch -o; a cp,
+// install, mv or ln of a file downloaded earlier in the call) with the
+// absolute path; download-stdout;
 // exec-local (sh f, . f, source f, ./f, /abs/f, python f, cat f | sh,
 // sh < f); egress (curl -d/--data*/--json/-F/-T/-X POST|PUT|PATCH, wget
 // --post-*/--body-*/--method, nc/ncat/socat/telnet without -l, scp/rsync/

@@ -19,9 +19,13 @@ const (
 	langPHP
 	langLua
 	langPwsh
+	langAwk
+	// langOther: Tcl, expect, R, Julia, AppleScript — read for where
+	// their program comes from, not for what it does.
+	langOther
 )
 
-var langNames = [...]string{"", "shell", "Python", "Perl", "Ruby", "Node.js", "PHP", "Lua", "PowerShell"}
+var langNames = [...]string{"", "shell", "Python", "Perl", "Ruby", "Node.js", "PHP", "Lua", "PowerShell", "awk", "script"}
 
 // shells that read a script from stdin when given no operand.
 var shellNames = map[string]bool{
@@ -49,6 +53,13 @@ func langOf(name string) lang {
 		return langLua
 	case name == "pwsh", name == "powershell", name == "powershell.exe", name == "pwsh.exe":
 		return langPwsh
+	case name == "awk", name == "gawk", name == "mawk", name == "nawk":
+		return langAwk
+	case name == "deno":
+		return langNode
+	case name == "tclsh", name == "wish", name == "expect", name == "osascript", name == "julia", name == "rscript",
+		name == "sudo", name == "doas", name == "su", name == "runuser":
+		return langOther
 	}
 	return notInterp
 }
@@ -127,6 +138,76 @@ var specs = map[lang]optSpec{
 		noExec:    []string{"-v", "--version", "-h", "--help", "-c", "--check"}},
 	langPHP: {valueShort: "dcfBRFEz", codeShort: "r", noExec: []string{"-v", "--version", "-h", "--help", "-l", "-m", "-i"}},
 	langLua: {valueShort: "l", codeShort: "e", noExec: []string{"-v"}},
+	// tclsh/wish take none; expect -c, osascript -e, julia -e take code.
+	langOther: {valueShort: "fl", codeShort: "ce", noExec: []string{"-v", "--version", "-h", "--help"}},
+}
+
+// sudoValue are sudo's and doas's options that take the next word.
+var sudoValue = map[string]bool{"-u": true, "-g": true, "-C": true, "-D": true, "-h": true, "-p": true, "-r": true,
+	"-t": true, "-T": true, "-U": true, "--user": true, "--group": true, "--chdir": true, "--host": true,
+	"--prompt": true, "--role": true, "--type": true, "--close-from": true, "--command-timeout": true,
+	"--other-user": true, "-c": true}
+
+// loginShell reads what is left of sudo -s / sudo -i / doas -s / su /
+// runuser -l when the shell reader found no command to run: the user's
+// shell, which reads its program from standard input.
+func loginShell(name string, args []shell.Word) (program, bool) {
+	p := program{lang: langShell}
+	shellFlag, operands := name == "su" || name == "runuser", 0
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case args[i].Dynamic:
+			return p, false
+		case sudoValue[v]:
+			i++
+		case strings.HasPrefix(v, "--"):
+			shellFlag = shellFlag || v == "--shell" || v == "--login"
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			shellFlag = shellFlag || strings.ContainsAny(v[1:], "si")
+		case v == "-":
+		default:
+			operands++
+		}
+	}
+	// su and runuser take a user name; anything more is a command.
+	if !shellFlag || operands > map[bool]int{true: 1, false: 0}[name == "su" || name == "runuser"] {
+		return p, false
+	}
+	p.stdin = true
+	return p, true
+}
+
+// awkProgram reads awk's argv: -f FILE (program file), -e/--source TEXT
+// (gawk), else the first operand is the program text.
+func awkProgram(p program, args []shell.Word) (program, bool) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-F" || v == "-v" || v == "--assign" || v == "--field-separator":
+			i++
+		case v == "-f" || v == "--file":
+			if i+1 < len(args) {
+				p.file = &args[i+1]
+			}
+			return p, true
+		case (v == "-e" || v == "--source") && i+1 < len(args):
+			p.code = append(p.code, args[i+1])
+			i++
+		case v == "--":
+			if i+1 < len(args) && len(p.code) == 0 {
+				p.code = args[i+1 : i+2]
+			}
+			return p, len(p.code) > 0
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			if len(p.code) == 0 {
+				p.code = args[i : i+1]
+			}
+			return p, true
+		}
+	}
+	return p, len(p.code) > 0
 }
 
 // programOf reads what an interpreter command runs from its argv. ok is
@@ -139,6 +220,36 @@ func programOf(c *shell.Command) (program, bool) {
 	p := program{lang: l}
 	args := c.Args[1:]
 	switch c.Name {
+	case "sudo", "doas", "su", "runuser":
+		return loginShell(c.Name, args)
+	case "awk", "gawk", "mawk", "nawk":
+		return awkProgram(p, args)
+	case "deno", "bun":
+		// deno run FILE|URL|-, deno eval CODE, bun run FILE|-.
+		if len(args) > 0 && (args[0].Value == "run" || args[0].Value == "eval") {
+			for i := 1; i < len(args); i++ {
+				v := args[i].Value
+				if strings.HasPrefix(v, "-") && v != "-" {
+					continue
+				}
+				if args[0].Value == "eval" {
+					p.code = args[i : i+1]
+					return p, true
+				}
+				return operand(p, args, i, false)
+			}
+			return p, false
+		}
+		if c.Name == "deno" {
+			return p, false
+		}
+	case "rscript":
+		// Rscript reads a program from stdin only when told "-".
+		if len(args) == 0 || args[len(args)-1].Value != "-" {
+			return p, false
+		}
+		p.stdin = true
+		return p, true
 	case "eval":
 		p.code = args
 		return p, len(args) > 0
@@ -289,7 +400,7 @@ func pwshProgram(p program, args []shell.Word) (program, bool) {
 		case a == "-v" || a == "-version" || a == "-h" || a == "-help" || a == "-?":
 			return p, false
 		case strings.HasPrefix(a, "-"):
-			if a == "-executionpolicy" || a == "-ep" || a == "-workingdirectory" || a == "-wd" || a == "-configurationname" || a == "-outputformat" || a == "-inputformat" || a == "-windowstyle" || a == "-settingsfile" {
+			if pwshTakesValue(a) {
 				i++
 			}
 		default:
@@ -299,6 +410,31 @@ func pwshProgram(p program, args []shell.Word) (program, bool) {
 	}
 	p.stdin = true
 	return p, true
+}
+
+// pwshValueParams are PowerShell's parameters that take a value. The
+// host accepts any unambiguous prefix (-ex Bypass, -w Hidden, -wd /tmp).
+var pwshValueParams = []string{"-executionpolicy", "-workingdirectory", "-configurationname", "-outputformat",
+	"-inputformat", "-windowstyle", "-settingsfile", "-custompipename", "-configurationfile"}
+
+// pwshTakesValue reports whether a lower-cased parameter names one of
+// pwshValueParams, in full, by a known short form (-ep, -wd, -of, -if) or
+// by a prefix of at least two letters after the dash (-e alone is
+// -EncodedCommand and is handled before).
+func pwshTakesValue(a string) bool {
+	switch a {
+	case "-ep", "-ex", "-wd", "-of", "-if", "-w":
+		return true
+	}
+	if len(a) < 3 {
+		return false
+	}
+	for _, p := range pwshValueParams {
+		if strings.HasPrefix(p, a) {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(list []string, s string) bool {

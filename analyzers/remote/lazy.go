@@ -31,3 +31,6 @@ func (l *lazyRE) MatchString(s string) bool { return l.get().MatchString(s) }
 func (l *lazyRE) FindAllStringIndex(s string, n int) [][]int {
 	return l.get().FindAllStringIndex(s, n)
 }
+
+// FindString is regexp.Regexp.FindString.
+func (l *lazyRE) FindString(s string) string { return l.get().FindString(s) }

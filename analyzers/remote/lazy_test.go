@@ -4,14 +4,14 @@ import "testing"
 
 // TestPatternsCompile compiles every lazily compiled pattern.
 func TestPatternsCompile(t *testing.T) {
-	for _, m := range []langRE{fetchRE, evalRE, decodeRE, stdinRE, deleteRE} {
+	for _, m := range []langRE{fetchRE, evalRE, decodeRE, stdinRE, deleteRE, forkBombRE} {
 		for l, re := range m {
 			if re != nil && re.get() == nil {
 				t.Errorf("language %v: pattern %q did not compile", l, re.src)
 			}
 		}
 	}
-	for _, re := range []*lazyRE{nodeNeedsRecursive, rootArgRE, homeArgRE, rimrafRE, escapeRE} {
+	for _, re := range []*lazyRE{nodeNeedsRecursive, rootArgRE, homeArgRE, rimrafRE, escapeRE, wrapCallRE, awkSystemRE} {
 		if re.get() == nil {
 			t.Errorf("pattern %q did not compile", re.src)
 		}

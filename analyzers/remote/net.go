@@ -13,7 +13,54 @@ var netClients = map[string]bool{
 	"curl": true, "wget": true, "wget2": true, "fetch": true, "http": true, "https": true,
 	"xh": true, "xhs": true, "lwp-request": true, "get": true, "lynx": true, "w3m": true,
 	"links": true, "elinks": true, "aria2c": true, "nc": true, "ncat": true, "netcat": true,
-	"socat": true, "telnet": true, "tftp": true,
+	"socat": true, "telnet": true, "tftp": true, "curlie": true,
+}
+
+// sshValue are ssh's options that take the next word.
+const sshValue = "BbcDEeFIiJLlmOoPpQRSWw"
+
+// sshRemoteCommand reports whether ssh runs a command on the remote host,
+// whose output is then content from that host.
+func sshRemoteCommand(c *shell.Command) bool {
+	operands := 0
+	for i := 1; i < len(c.Args); i++ {
+		v := c.Args[i].Value
+		switch {
+		case v == "--":
+			operands += len(c.Args) - i - 1
+			i = len(c.Args)
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			if strings.IndexByte(sshValue, v[len(v)-1]) >= 0 {
+				i++
+			}
+		default:
+			operands++
+		}
+	}
+	return operands >= 2
+}
+
+// cloudCat reports the object-store readers that print an object:
+// aws s3 cp SRC -, gsutil cat, gcloud storage cat, rclone cat, gh release
+// download -O -.
+func cloudCat(c *shell.Command) bool {
+	switch c.Name {
+	case "aws":
+		return c.Arg(1) == "s3" && c.Arg(2) == "cp" && c.Arg(len(c.Args)-1) == "-"
+	case "gsutil", "rclone":
+		return c.Arg(1) == "cat"
+	case "gcloud":
+		return c.Arg(1) == "storage" && c.Arg(2) == "cat"
+	case "gh":
+		if c.Arg(1) == "release" && c.Arg(2) == "download" {
+			for i, w := range c.Args {
+				if (w.Value == "-O" || w.Value == "--output") && c.Arg(i+1) == "-" || w.Value == "--output=-" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isNetSource reports whether c's standard output carries network content:
@@ -26,9 +73,19 @@ func isNetSource(c *shell.Command) bool {
 	case c.Name == "openssl":
 		return c.Arg(1) == "s_client"
 	case c.Name == "gh":
-		return c.Arg(1) == "api" || (c.Arg(1) == "gist" && c.Arg(2) == "view")
+		return c.Arg(1) == "api" || (c.Arg(1) == "gist" && c.Arg(2) == "view") || cloudCat(c)
 	case c.Name == "busybox":
 		return netClients[c.Arg(1)]
+	case c.Name == "ssh":
+		return sshRemoteCommand(c)
+	case c.Name == "git" && c.Arg(1) == "archive":
+		for _, w := range c.Args[2:] {
+			if strings.HasPrefix(w.Value, "--remote") {
+				return true
+			}
+		}
+	case cloudCat(c):
+		return true
 	}
 	if p, ok := programOf(c); ok && p.lang != langShell {
 		return fetches(p.lang, p.codeText())

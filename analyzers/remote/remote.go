@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analyzers/destroy"
 	"github.com/toolwall/toolwall/analyzers/ssrf"
 	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/shell"
@@ -22,6 +23,7 @@ const (
 	RuleInterpExec    = "remote.interpreter-exec"     // python -c "exec(urlopen(…).read())"
 	RuleDownloadExec  = "remote.download-exec"        // curl -o f … && sh f in one call
 	RuleRecursiveDel  = "interp.recursive-delete"     // shutil.rmtree, fs.rmSync(…{recursive}), …
+	RuleForkBomb      = "fork-bomb"                   // perl -e 'fork while fork' (the destroy analyzer's id for the shell form)
 	categoryRemote    = "remote-code"
 	categoryDestroy   = "destructive"
 	denyScore         = 0.95
@@ -41,11 +43,11 @@ var Analyzer = &analysis.Analyzer{
 	Run:   run,
 }
 
-func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
+func run(ctx context.Context, in *analysis.Input, r *analysis.Report) {
 	if in.Script == nil || in.Call.IsRoot() {
 		return
 	}
-	a := &analyzer{in: in, r: r, cmds: in.Script.Commands, index: map[*shell.Command]int{}, seen: map[string]bool{}}
+	a := &analyzer{ctx: ctx, in: in, r: r, cmds: in.Script.Commands, index: map[*shell.Command]int{}, seen: map[string]bool{}}
 	for i, c := range a.cmds {
 		a.index[c] = i
 	}
@@ -57,6 +59,7 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 
 // analyzer is the state of one run.
 type analyzer struct {
+	ctx   context.Context
 	in    *analysis.Input
 	r     *analysis.Report
 	cmds  []*shell.Command
@@ -101,8 +104,10 @@ func (a *analyzer) command(i int, c *shell.Command) {
 		a.interpreter(i, c, program{lang: langShell, stdin: true})
 	}
 	switch c.Name {
-	case "curl":
+	case "curl", "curlie":
 		a.client(c, readCurl(c.Args[1:]))
+	case "aria2c", "http", "https", "xh", "xhs", "fetch":
+		a.otherClient(i, c)
 	case "wget", "wget2":
 		a.client(c, readWget(c.Args[1:]))
 	case "busybox":
@@ -129,6 +134,7 @@ func (a *analyzer) command(i int, c *shell.Command) {
 	if c.Stdin.Kind == shell.StdinPipe && !blocksFlow(c) && a.upstream(c.Stdin.From).net != nil {
 		a.savedDownload(i, c)
 	}
+	a.copiedDownload(i, c)
 	if len(c.Args) > 0 && !c.Args[0].Dynamic && strings.Contains(c.Args[0].Value, "/") {
 		a.exec(i, paths.Abs(c.Args[0].Value, a.cwd(c)))
 	} else if c.Name != "" {
@@ -151,6 +157,111 @@ func (a *analyzer) execFromPath(i int, name string) {
 			home + "/bin", home + "/.local/bin", home + "/go/bin", home + "/.cargo/bin":
 			a.exec(i, d.path)
 			return
+		}
+	}
+}
+
+// otherClientOut are the output-file options of aria2c (-o, --out, with
+// -d/--dir), HTTPie and xh (-o, --output) and BSD fetch (-o).
+var otherClientOut = map[string]bool{"-o": true, "--out": true, "--output": true}
+
+// otherClient tags what aria2c, HTTPie, xh and fetch download: the -o
+// file (in aria2c's -d directory), a stdout redirect, or stdout.
+func (a *analyzer) otherClient(i int, c *shell.Command) {
+	out, dir := "", ""
+	for j := 1; j < len(c.Args); j++ {
+		v := c.Args[j].Value
+		name, val, eq := strings.Cut(v, "=")
+		switch {
+		case otherClientOut[name] || (c.Name != "aria2c" && strings.HasPrefix(v, "-o") && len(v) > 2 && !strings.HasPrefix(v, "--")):
+			switch {
+			case eq:
+				out = val
+			case len(v) > 2 && !strings.HasPrefix(v, "--"):
+				out = v[2:] // -ofile
+			case j+1 < len(c.Args):
+				j++
+				out = c.Args[j].Value
+			}
+		case c.Name == "aria2c" && (name == "-d" || name == "--dir"):
+			if eq {
+				dir = val
+			} else if j+1 < len(c.Args) {
+				j++
+				dir = c.Args[j].Value
+			}
+		}
+	}
+	p := ""
+	switch {
+	case out != "" && out != "-":
+		base := a.cwd(c)
+		if dir != "" {
+			base = paths.Abs(paths.Expand(dir, a.in.Call.Home), base)
+		}
+		p = paths.Abs(paths.Expand(out, a.in.Call.Home), base)
+	default:
+		for _, r := range c.Redirects {
+			if r.Writes() && (r.Fd == "" || r.Fd == "1") && !r.Target.Dynamic && r.Target.Value != "/dev/null" {
+				p = paths.Abs(r.Target.Value, a.cwd(c))
+			}
+		}
+	}
+	if p == "" {
+		a.r.Tag(toolwall.TagDownloadStdout, "", c.Name)
+		return
+	}
+	a.r.Tag(toolwall.TagDownloadFile, p, c.Name)
+	a.dls = append(a.dls, pathAt{p, i})
+}
+
+// copiedDownload follows a file downloaded earlier in the call through
+// cp, install, mv and ln: the copy is downloaded content too ("curl -o t
+// x && install -m755 t /usr/local/bin/t && t").
+func (a *analyzer) copiedDownload(i int, c *shell.Command) {
+	switch c.Name {
+	case "cp", "install", "mv", "ln":
+	default:
+		return
+	}
+	if len(a.dls) == 0 {
+		return
+	}
+	var ops []string
+	tdir := ""
+	for j := 1; j < len(c.Args); j++ {
+		w := c.Args[j]
+		switch {
+		case w.Dynamic:
+			return
+		case w.Value == "-m" || w.Value == "-o" || w.Value == "-g" || w.Value == "-S" || w.Value == "-t" || w.Value == "--mode":
+			if w.Value == "-t" && j+1 < len(c.Args) {
+				tdir = c.Args[j+1].Value
+			}
+			j++
+		case strings.HasPrefix(w.Value, "-"):
+		default:
+			ops = append(ops, w.Value)
+		}
+	}
+	if tdir != "" {
+		ops = append(ops, tdir)
+	}
+	if len(ops) < 2 {
+		return
+	}
+	dest := paths.Abs(paths.Expand(ops[len(ops)-1], a.in.Call.Home), a.cwd(c))
+	for _, src := range ops[:len(ops)-1] {
+		sp := paths.Abs(paths.Expand(src, a.in.Call.Home), a.cwd(c))
+		for _, d := range a.dls {
+			if d.path != sp || d.i >= i {
+				continue
+			}
+			for _, p := range []string{dest, path.Join(dest, path.Base(sp))} {
+				a.r.Tag(toolwall.TagDownloadFile, p, c.Name)
+				a.dls = append(a.dls, pathAt{p, i})
+			}
+			break
 		}
 	}
 }
@@ -247,6 +358,15 @@ func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
 		}
 	}
 	if len(p.code) > 0 {
+		if p.codeDynamic() && c.Stdin.Kind == shell.StdinPipe {
+			// curl … | bash -c "$(cat)", curl … | while read l; do eval "$l"; done:
+			// code made at run time while stdin is network content.
+			if o := a.upstream(c.Stdin.From); o.net != nil {
+				a.add(RulePipeToShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
+					"%s was refused: %s runs code assembled at run time while its input is content downloaded by %s, so downloaded text can become the code. Download it to a file first, show it to the user for review, and run it only if they approve.",
+					quote(a.pipeline(c)), name, o.net.Name))
+			}
+		}
 		if p.codeDynamic() && c.Via != "xargs" {
 			a.substituted(i, c, name)
 		}
@@ -269,7 +389,18 @@ func (a *analyzer) code(c *shell.Command, l lang, text string) {
 	case decodeAndEval(l, text):
 		a.decoded(c.String(), c.Name)
 	}
+	if forkBomb(l, text) {
+		a.add(RuleForkBomb, categoryDestroy, toolwall.Deny, fmt.Sprintf(
+			"%s was refused: its %s code is a fork bomb: it forks in an endless loop, so processes multiply until the machine stops responding. Run a bounded number of workers instead.",
+			quote(c.String()), langNames[l]))
+	}
 	if d, ok := recursiveDelete(l, text, a.in.Call.Home); ok {
+		if rule, target := a.judgeTargets(c, d.targets); d.catastrophic == "" && rule != "" {
+			a.add(RuleRecursiveDel, categoryDestroy, toolwall.Deny, fmt.Sprintf(
+				"%s was refused: its %s code recursively deletes %s (%s), which is what `rm -rf %s` does and rule %s refuses: it cannot be undone. Delete only the specific project paths you need, with rm on an explicit path so it can be checked.",
+				quote(c.String()), langNames[l], target, d.call, target, rule))
+			return
+		}
 		if d.catastrophic != "" {
 			target := "/"
 			if d.catastrophic == "home" {
@@ -292,6 +423,40 @@ func (a *analyzer) decoded(what, name string) {
 		quote(what), name))
 }
 
+// rmJudge is the destruction analyzer without its git check: a literal
+// path deleted by one-liner code is judged as "rm -rf PATH" would be.
+var rmJudge = destroy.New(destroy.Options{SkipGit: true})
+
+// judgeTargets runs "rm -rf -- PATH" for each literal target through the
+// destruction analyzer and returns the first rule that denies it with the
+// path, or "" when none does. "~" and "~/…" name the caller's home.
+func (a *analyzer) judgeTargets(c *shell.Command, targets []string) (rule, target string) {
+	home := a.in.Call.Home
+	for _, t := range targets {
+		if rest, ok := strings.CutPrefix(t, "~"); ok && home != "" && (rest == "" || rest[0] == '/') {
+			t = home + rest
+		}
+		if t == "" || strings.ContainsAny(t, "\x00\n") {
+			continue
+		}
+		cmd := "rm -rf -- '" + strings.ReplaceAll(t, "'", `'\''`) + "'"
+		s, err := shell.Read(cmd, shell.Options{Cwd: a.cwd(c), Home: home})
+		if err != nil {
+			continue
+		}
+		call := a.in.Call
+		call.Cwd = a.cwd(c)
+		var r analysis.Report
+		rmJudge.Run(a.ctx, &analysis.Input{Call: call, Script: s}, r.For(rmJudge.Name))
+		for _, f := range r.Findings {
+			if f.Action == toolwall.Deny {
+				return f.Rule, t
+			}
+		}
+	}
+	return "", ""
+}
+
 // origin is what feeds an interpreter's standard input.
 type origin struct {
 	net     *shell.Command // the first network client upstream
@@ -306,6 +471,7 @@ type origin struct {
 // sha256sum, or a producer such as echo) or the head of the pipeline.
 func (a *analyzer) upstream(from *shell.Command) origin {
 	var o origin
+	var transform, head *shell.Command
 	for c, n := from, 0; c != nil && n < maxUpstreamStages; c, n = c.Stdin.From, n+1 {
 		if o.net == nil && isNetSource(c) {
 			o.net = c
@@ -323,7 +489,7 @@ func (a *analyzer) upstream(from *shell.Command) origin {
 		if o.dec == nil {
 			o.dec = no.dec
 		}
-		if c.Name == "cat" {
+		if c.Name == "cat" || decompresses(c) {
 			for _, w := range c.Args[1:] {
 				if !w.Dynamic && !strings.HasPrefix(w.Value, "-") {
 					o.files = append(o.files, paths.Abs(w.Value, a.cwd(c)))
@@ -343,11 +509,34 @@ func (a *analyzer) upstream(from *shell.Command) origin {
 				o.net = no.net
 			}
 		}
+		if isTransform(c) && transform == nil {
+			transform = c
+		}
+		head = c
 		if blocksFlow(c) || c.Stdin.Kind != shell.StdinPipe {
 			break
 		}
 	}
+	// echo 'ez -es ~' | tr a-z n-za-m | sh: static text, rewritten on
+	// its way into the interpreter, is a decoded payload too.
+	if o.dec == nil && transform != nil && (transform != head && staticText(head) ||
+		transform == head && head.Stdin.Kind == shell.StdinHeredoc && !head.Stdin.Dynamic) {
+		o.dec = transform
+	}
 	return o
+}
+
+// staticText reports whether c is echo or printf of literal text only.
+func staticText(c *shell.Command) bool {
+	if c == nil || (c.Name != "echo" && c.Name != "printf") {
+		return false
+	}
+	for _, w := range c.Args[1:] {
+		if w.Dynamic {
+			return false
+		}
+	}
+	return true
 }
 
 // nest returns the commands nested in cmds[i]: the $() and <() bodies

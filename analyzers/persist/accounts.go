@@ -7,11 +7,12 @@ import (
 )
 
 func init() {
-	register((*checker).accountTool, "useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup",
-		"groupmod", "groupdel", "delgroup", "gpasswd", "chpasswd", "chgpasswd", "newusers",
+	register((*checker).accountTool, "useradd", "adduser", "usermod", "userdel", "deluser", "gpasswd", "chpasswd",
+		"chgpasswd", "newusers",
 		"dsenableroot", "ldapadd", "ldapmodify", "ldapdelete")
 	register((*checker).samba, "smbpasswd", "pdbedit")
 	register((*checker).passwd, "passwd")
+	register((*checker).group, "groupadd", "addgroup", "groupmod", "groupdel", "delgroup")
 	register((*checker).chsh, "chsh", "chfn")
 	register((*checker).chage, "chage")
 	register((*checker).pw, "pw")
@@ -34,6 +35,27 @@ func (k *checker) accountTool(c *shell.Command) {
 		return
 	}
 	k.account(c, c.Name+" changes the machine's user accounts, groups or passwords, which decide who can log in and act as whom")
+}
+
+// group: creating, renaming or deleting a group grants nothing by itself
+// (warn); naming members (-U/--users, groupmod -a) or a group id of 0
+// asks. Membership through gpasswd, usermod -G and adduser USER GROUP
+// asks in accountTool.
+func (k *checker) group(c *shell.Command) {
+	if helpOnly(c) {
+		return
+	}
+	a := parse(c.Args[1:], spec{vals: "gKpPRUn", long: []string{"gid=", "key=", "password=", "prefix=", "root=", "users=", "new-name=", "append", "force", "non-unique", "system"}})
+	members := a.has("-U", "--users", "-a", "--append")
+	for _, g := range a.values("-g", "--gid") {
+		members = members || g.Value == "0"
+	}
+	if members {
+		k.account(c, c.Name+" changes the members of a group, or gives a group id 0 (root's group)")
+		return
+	}
+	k.warn(quote(c), RuleAccount, catAccount, c.Name+" changes the machine's groups",
+		"Tell the user the exact command if a group is needed")
 }
 
 // helpOnly reports an argv that only asks for help or a version.

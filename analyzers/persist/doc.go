@@ -22,13 +22,14 @@
 //     spool, loginwindow plists, Python startup hooks, …). A target only
 //     known at run time asks when its certain prefix is such a place, or
 //     when its static file name is a startup file (principle 2).
-//   - persist.account (ask): useradd, usermod, userdel, groupadd,
-//     gpasswd, chpasswd, passwd (but -S), chage (but -l), chsh of
+//   - persist.account (ask): useradd, usermod, userdel, gpasswd, group
+//     changes naming members or gid 0, chpasswd, passwd (but -S), chage (but -l), chsh of
 //     another user, pw, dscl -create/-delete/-append/-passwd,
 //     sysadminctl -addUser/-deleteUser/-resetPasswordFor/-guestAccount
 //     on, dseditgroup -o edit, dsenableroot, ldapadd, ldapmodify,
 //     samba-tool user/group changes, visudo/vipw/vigr with EDITOR set.
-//     Warn: chfn of another user, smbpasswd and pdbedit changes, visudo/
+//     Warn: groupadd/groupmod/groupdel without members, chfn of another
+//     user, smbpasswd and pdbedit changes, visudo/
 //     vipw/vigr without an editor override (they need a terminal).
 //   - persist.schedule (ask): crontab FILE / - / piped / EDITOR=… -e,
 //     at, batch, systemd-run with a timer or trigger (--on-calendar, …;

@@ -255,6 +255,9 @@ func (k *checker) redis(x cmdCtx) {
 		}
 	}
 	for _, l := range lines {
+		if k.redisExtra(x, l) {
+			return
+		}
 		if redisFlush(l) {
 			k.ask(x, "db.redis-flush", catDB,
 				"FLUSHALL / FLUSHDB deletes every key of the Redis database",
@@ -304,6 +307,12 @@ func (k *checker) mongo(x cmdCtx) {
 	}
 	for _, s := range scripts {
 		js := strings.ToLower(strings.Join(strings.Fields(s), ""))
+		if mongoUnbounded(js) {
+			k.ask(x, "db.delete-all", catDB, "the MongoDB script updates every document of a collection (an empty filter)",
+				"Update with a filter that names the documents, or ask the user")
+			k.protect("")
+			return
+		}
 		for _, m := range mongoDestroy {
 			if strings.Contains(js, m) {
 				k.ask(x, "db.mongo-drop", catDB,
@@ -320,7 +329,7 @@ func (k *checker) mongo(x cmdCtx) {
 func (k *checker) prisma(x cmdCtx) {
 	p := parseArgs(x.args[1:], &optSpec{long: kinds("schema=")})
 	reset := p.operand(0) == "migrate" && p.operand(1) == "reset" ||
-		p.operand(0) == "db" && p.operand(1) == "push" && p.has("--force-reset")
+		p.operand(0) == "db" && p.operand(1) == "push" && p.has("--force-reset", "--accept-data-loss")
 	if !reset {
 		return
 	}

@@ -532,8 +532,11 @@ func (k *checker) gitRm(x cmdCtx, g *git, args []shell.Word) {
 func (k *checker) gh(x cmdCtx) {
 	p := parseArgs(x.args[1:], &optSpec{
 		short: shorts("R:X:H:f:F:q:t:p:"),
-		long:  kinds("repo=", "method=", "header=", "field=", "raw-field=", "jq=", "template=", "hostname=", "input=", "preview=", "cache="),
+		long:  kinds("repo=", "method=", "header=", "field=", "raw-field=", "jq=", "template=", "hostname=", "input=", "preview=", "cache=", "visibility="),
 	})
+	if k.ghVisibility(x, &p) {
+		return
+	}
 	noun, verb := p.operand(0), p.operand(1)
 	if noun == "api" {
 		for _, o := range p.values("-X", "--method") {

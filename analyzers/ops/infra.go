@@ -46,6 +46,9 @@ func (k *checker) aws(x cmdCtx) {
 	if service == "sqs" && strings.HasPrefix(op, "delete-message") {
 		return // consuming a queue: the message was processed
 	}
+	if service == "iam" {
+		k.awsIAM(x, op)
+	}
 	switch {
 	case service == "s3" && op == "rm" && p.has("--recursive"):
 		k.infraAsk(x, "infra.cloud-delete", "aws s3 rm --recursive deletes every object under the prefix, and S3 has no undo")
@@ -154,7 +157,9 @@ func (k *checker) terraform(x cmdCtx) {
 	}
 	if destroy {
 		k.infraAsk(x, "infra.destroy", x.name+" destroy deletes every resource the configuration manages")
+		return
 	}
+	k.terraformState(x, &p)
 }
 
 // pulumi: destroy / down, and stack rm.

@@ -104,6 +104,14 @@ func (k *checker) dispatch(x cmdCtx) {
 		f(k, x)
 		return
 	}
+	if x.args[0].Dynamic && len(x.args) > 1 {
+		// "$g reset --hard" with g=git: an unknown program given a git
+		// subcommand that can destroy work is judged as git would run it.
+		if _, ok := gitSubs[x.args[1].Value]; ok && x.args[1].Value != "config" {
+			k.git(x)
+			return
+		}
+	}
 	switch {
 	case strings.HasPrefix(name, "python"):
 		k.python(x)

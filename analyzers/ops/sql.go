@@ -119,14 +119,42 @@ func hasWhere(t []string) bool {
 		if w != "where" {
 			continue
 		}
-		cond := strings.Join(t[i+1:], "")
-		switch cond {
-		case "", "1", "true", "1=1", "0=0", "'1'='1'", "1<>0", "not false", "notfalse":
+		if constantTrue(strings.Join(t[i+1:], "")) {
 			return false
 		}
-		return !tautology(cond)
+		// "id > 0 OR 1=1": one constant-true alternative at the top
+		// level makes the whole condition true.
+		depth, start := 0, i+1
+		for j := i + 1; j <= len(t); j++ {
+			if j < len(t) {
+				switch t[j] {
+				case "(":
+					depth++
+				case ")":
+					depth--
+				}
+				if t[j] != "or" || depth != 0 {
+					continue
+				}
+			}
+			if j > start && constantTrue(strings.Join(t[start:j], "")) {
+				return false
+			}
+			start = j + 1
+		}
+		return true
 	}
 	return false
+}
+
+// constantTrue reports a condition that holds for every row: "", "1",
+// "true", "1=1", "'a'='a'", "1<>0", "not false".
+func constantTrue(cond string) bool {
+	switch cond {
+	case "", "1", "true", "1=1", "0=0", "'1'='1'", "1<>0", "not false", "notfalse":
+		return true
+	}
+	return tautology(cond)
 }
 
 // tautology reports "X=X" for a literal X without operators.

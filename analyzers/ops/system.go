@@ -130,12 +130,22 @@ func (k *checker) systemctl(x cmdCtx) {
 	}
 }
 
-// sysrqWrite: tee /proc/sysrq-trigger, dd of=/proc/sysrq-trigger.
+// sysrqWrite: tee /proc/sysrq-trigger, dd of=/proc/sysrq-trigger; tee or
+// dd onto the SELinux enforce file (but an echo of 1).
 func (k *checker) sysrqWrite(x cmdCtx) {
 	for _, w := range x.args[1:] {
 		if w.Value == "/proc/sysrq-trigger" || w.Value == "of=/proc/sysrq-trigger" {
 			k.systemAsk(x, "system.power", "writing to /proc/sysrq-trigger can reboot, power off or crash the kernel at once",
 				"Ask the user to do it")
+			return
+		}
+		v := strings.TrimPrefix(w.Value, "of=")
+		if v == "/sys/fs/selinux/enforce" || v == "/selinux/enforce" {
+			if text, ok := stdinText(x.cmd); ok && strings.TrimSpace(text) == "1" {
+				return
+			}
+			k.systemAsk(x, "system.selinux-off", "writing to the SELinux enforce file switches enforcement off for the whole machine",
+				"Fix the denial with a policy change (`audit2allow`), or ask the user")
 			return
 		}
 	}
@@ -176,6 +186,9 @@ func (k *checker) firewallCmd(x cmdCtx) {
 	p := parseArgs(x.args[1:], &optSpec{long: kinds("set-default-zone=", "zone=")})
 	if o, ok := p.last("--set-default-zone"); ok && o.value == "trusted" {
 		k.firewallOff(x, "making trusted the default zone lets every connection through the firewall")
+	}
+	if p.has("--panic-on") {
+		k.networkCut(x, "firewalld panic mode drops every packet, SSH included")
 	}
 }
 
@@ -261,6 +274,11 @@ loop:
 		return
 	}
 	pids := args[min(i, len(args)):]
+	if killInit(pids) {
+		k.systemAsk(x, "system.kill-all", "pid 1 is init (in a container, its main process): signalling it takes every process down with it",
+			"Kill the processes you mean by pid or name (`pkill -f '<pattern>'`)")
+		return
+	}
 	for _, w := range pids {
 		if w.Value == "-1" && !w.Dynamic {
 			k.killAll(x)
@@ -408,7 +426,9 @@ func (k *checker) iptables(x cmdCtx) {
 	p := parseArgs(x.args[1:], iptablesSpec)
 	if p.has("-F", "--flush") {
 		k.firewallOff(x, "flushing the firewall rules leaves every port of the machine open")
+		return
 	}
+	k.iptablesLockout(x, &p)
 }
 
 func (k *checker) firewallOff(x cmdCtx, why string) {
@@ -616,6 +636,9 @@ func (k *checker) history(c *shell.Command) {
 			k.historyAsk(x)
 			return
 		}
+	}
+	if k.selinuxWrite(c, x) {
+		return
 	}
 	for _, r := range c.Redirects {
 		if r.Writes() && r.Target.Value == "/proc/sysrq-trigger" {

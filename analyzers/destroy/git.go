@@ -26,7 +26,14 @@ func (a *run) recoverable(p string) string {
 	}
 	ctx, cancel := context.WithTimeout(a.ctx, a.opts.GitTimeout)
 	defer cancel()
-	out, err := a.git(ctx, "status", "--porcelain", "--ignored=no", "--", rel)
+	// git status runs the repository's content filters (filter.<x>.clean,
+	// .process) on files whose stat data changed: a repository the agent
+	// configured could make this check run a command. Reading the
+	// configuration runs nothing; with any filter configured, don't ask git.
+	if filters, err := a.git(ctx, "config", "--name-only", "--get-regexp", `^filter\.`); err == nil && len(bytes.TrimSpace(filters)) > 0 {
+		return "the repository configures content filters, which toolwall does not run to ask git"
+	}
+	out, err := a.git(ctx, "status", "--porcelain", "--ignored=no", "--ignore-submodules=all", "--", rel)
 	if err != nil {
 		return "git cannot tell whether it could restore it (" + err.Error() + ")"
 	}

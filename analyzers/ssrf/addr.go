@@ -42,7 +42,8 @@ func (c Class) String() string {
 // Metadata endpoints by address. Sources: AWS IMDS (169.254.169.254,
 // fd00:ec2::254), AWS ECS task metadata (169.254.170.2), Alibaba Cloud
 // (100.100.100.200), Oracle Cloud legacy (192.0.0.192), GCP IPv6
-// (fd20:ce::254).
+// (fd20:ce::254), Azure WireServer (168.63.129.16: VM extension
+// settings and certificates).
 var metadataAddrs = []netip.Addr{
 	netip.MustParseAddr("169.254.169.254"),
 	netip.MustParseAddr("169.254.170.2"),
@@ -50,6 +51,7 @@ var metadataAddrs = []netip.Addr{
 	netip.MustParseAddr("192.0.0.192"),
 	netip.MustParseAddr("fd00:ec2::254"),
 	netip.MustParseAddr("fd20:ce::254"),
+	netip.MustParseAddr("168.63.129.16"),
 }
 
 type prefixClass struct {
@@ -85,7 +87,6 @@ var v6Ranges = []prefixClass{
 	{netip.MustParsePrefix("fc00::/7"), Private},
 	{netip.MustParsePrefix("fe80::/10"), Private},
 	{netip.MustParsePrefix("fec0::/10"), Private},
-	{netip.MustParsePrefix("64:ff9b:1::/48"), Private},
 	{netip.MustParsePrefix("100::/64"), Reserved},
 	{netip.MustParsePrefix("2001:db8::/32"), Reserved},
 	{netip.MustParsePrefix("2001:2::/48"), Reserved},
@@ -94,14 +95,17 @@ var v6Ranges = []prefixClass{
 
 // Prefixes of IPv6 addresses that carry an IPv4 address inside them.
 var (
-	nat64Prefix = netip.MustParsePrefix("64:ff9b::/96") // RFC 6052: last 32 bits
-	compatV4    = netip.MustParsePrefix("::/96")        // RFC 4291 IPv4-compatible (deprecated): last 32 bits
-	sixToFour   = netip.MustParsePrefix("2002::/16")    // RFC 3056: bits 16–47
-	teredo      = netip.MustParsePrefix("2001::/32")    // RFC 4380: client is the last 32 bits inverted
+	nat64Prefix = netip.MustParsePrefix("64:ff9b::/96")    // RFC 6052: last 32 bits
+	localNAT64  = netip.MustParsePrefix("64:ff9b:1::/48")  // RFC 8215 local-use NAT64, commonly a /96: last 32 bits
+	translated  = netip.MustParsePrefix("::ffff:0:0:0/96") // RFC 2765 IPv4-translated (SIIT): last 32 bits
+	compatV4    = netip.MustParsePrefix("::/96")           // RFC 4291 IPv4-compatible (deprecated): last 32 bits
+	sixToFour   = netip.MustParsePrefix("2002::/16")       // RFC 3056: bits 16–47
+	teredo      = netip.MustParsePrefix("2001::/32")       // RFC 4380: client is the last 32 bits inverted
 )
 
 // Embedded returns the IPv4 address an IPv6 address carries: IPv4-mapped
-// (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96),
+// (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible
+// (::a.b.c.d), NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48),
 // 6to4 (2002::/16) or Teredo (2001::/32, client address). ok is false for
 // IPv4 addresses and IPv6 addresses of none of these forms.
 func Embedded(a netip.Addr) (v4 netip.Addr, ok bool) {
@@ -113,7 +117,7 @@ func Embedded(a netip.Addr) (v4 netip.Addr, ok bool) {
 	switch {
 	case a.Is4In6():
 		return a.Unmap(), true
-	case nat64Prefix.Contains(a):
+	case nat64Prefix.Contains(a), localNAT64.Contains(a), translated.Contains(a):
 		return netip.AddrFrom4([4]byte(b[12:16])), true
 	case compatV4.Contains(a) && a != netip.IPv6Unspecified() && a != netip.IPv6Loopback():
 		return netip.AddrFrom4([4]byte(b[12:16])), true

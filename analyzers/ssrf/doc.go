@@ -22,12 +22,18 @@
 //   - a host ending in a number is read with [ParseIPv4] (inet_aton
 //     rules: decimal, hex, octal, 1–4 parts); a bracketed host with
 //     net/netip, and an IPv4 address embedded in IPv6 (mapped,
-//     compatible, NAT64, 6to4, Teredo) is classed by that IPv4 address;
+//     translated, compatible, NAT64 and local-use NAT64, 6to4, Teredo)
+//     is classed by that IPv4 address;
+//   - a host with control bytes after percent-decoding (%00, %09) is
+//     malformed; a dotted quad with leading zeros is also read as plain
+//     decimal (some parsers do), and an authority with several "@" is
+//     read after each of them;
 //   - names are classed by fixed lists: metadata names
 //     (metadata.google.internal, ...), loopback names (localhost,
-//     *.localhost, lvh.me, ...), wildcard-DNS names that spell an address
-//     (10.0.0.1.nip.io), intranet suffixes (.internal, .local, .lan,
-//     .home.arpa, ...) and single-label names.
+//     *.localhost, lvh.me, vcap.me, ...), wildcard-DNS names that spell
+//     an address (10.0.0.1.nip.io), DNS-rebinding services (rbndr.us,
+//     1u.ms), intranet suffixes (.internal, .local, .lan, .home.arpa,
+//     ...) and single-label names.
 //
 // Limits: the Unicode folding is a subset of IDNA (UTS #46); a public
 // name whose DNS points inside (DNS rebinding) is only caught by the

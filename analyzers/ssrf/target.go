@@ -70,6 +70,15 @@ func Parse(raw string) (Target, error) {
 	if len(views) == 0 {
 		return t, nil
 	}
+	for _, v := range append([]string(nil), views...) {
+		// Several "@" in one authority is invalid (RFC 3986 userinfo
+		// cannot hold one); parsers split at the first or the last.
+		// Read the host after every "@" but the last too.
+		segs := strings.Split(v, "@")
+		for i := 1; i < len(segs)-1; i++ {
+			views = append(views, segs[i])
+		}
+	}
 	found := false
 	for _, v := range views {
 		c, err := readAuthority(v)
@@ -191,16 +200,31 @@ func readAuthority(a string) (Target, error) {
 	if strings.HasSuffix(host, ".") {
 		t.Odd = firstOdd(t.Odd, "trailing dot after the host")
 	}
-	if strings.ContainsAny(host, " #/:<>?@[\\]^|%\"'`{}") || strings.Contains(host, "..") {
+	if strings.ContainsAny(host, " #/:<>?@[\\]^|%\"'`{}") || strings.Contains(host, "..") || hasControl(host) {
 		return t, fmt.Errorf("forbidden character in host %q: %w", host, ErrMalformed)
 	}
 	if endsInNumber(host) {
 		addr, canonical, ok := ParseIPv4(host)
 		if !ok {
-			return t, fmt.Errorf("host %q ends in a number but is no IPv4 address: %w", host, ErrMalformed)
+			// "0169.254.169.254" is no inet_aton address (9 is not
+			// octal), but a parser that ignores leading zeros reads it.
+			// Malformed stays the answer unless that reading is worse.
+			dec, decOK := decimalIPv4(host)
+			if !decOK || Classify(dec) == Public {
+				return t, fmt.Errorf("host %q ends in a number but is no IPv4 address: %w", host, ErrMalformed)
+			}
+			addr, canonical = dec, false
 		}
 		if !canonical {
 			t.Odd = firstOdd(t.Odd, "unusual IPv4 spelling (decimal, hex, octal or short form)")
+		}
+		// Parsers that ignore leading zeros (Python's ipaddress before
+		// 3.9.5, CVE-2021-29921, and others) read "0127.0.0.1" as
+		// 127.0.0.1 where inet_aton reads octal 87.0.0.1: the more
+		// severe reading wins.
+		if dec, ok := decimalIPv4(host); ok && Classify(dec) > Classify(addr) {
+			addr = dec
+			t.Odd = "IPv4 parts with leading zeros (octal to some parsers, decimal to others)"
 		}
 		t.Host, t.Addr, t.Class = addr.String(), addr, Classify(addr)
 		return t, nil
@@ -226,6 +250,43 @@ func readIPv6(t Target, lit string) (Target, error) {
 		t.Odd = firstOdd(t.Odd, "unusual IPv6 spelling")
 	}
 	return t, nil
+}
+
+// hasControl reports a C0 control, DEL or other byte no host may hold
+// after percent-decoding (WHATWG "forbidden host code point"): some
+// resolvers stop at a NUL, others trim a tab, and the host they reach is
+// not the one the rest of the text names.
+func hasControl(host string) bool {
+	for i := 0; i < len(host); i++ {
+		if host[i] < 0x21 || host[i] == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// decimalIPv4 reads a dotted quad whose parts may have leading zeros as
+// plain decimal numbers; ok is false for any other text.
+func decimalIPv4(host string) (netip.Addr, bool) {
+	parts := strings.Split(strings.TrimSuffix(host, "."), ".")
+	if len(parts) != 4 {
+		return netip.Addr{}, false
+	}
+	var b [4]byte
+	for i, p := range parts {
+		if p == "" || len(p) > 8 || strings.Trim(p, "0123456789") != "" {
+			return netip.Addr{}, false
+		}
+		n := 0
+		for _, c := range p {
+			n = n*10 + int(c-'0')
+		}
+		if n > 255 {
+			return netip.Addr{}, false
+		}
+		b[i] = byte(n)
+	}
+	return netip.AddrFrom4(b), true
 }
 
 func percentDecode(s string) (string, bool) {
@@ -334,7 +395,14 @@ var metadataNames = map[string]bool{
 // Names that mean this machine: RFC 6761 localhost, the Debian/RedHat
 // aliases, and public names whose DNS points at 127.0.0.1 (localtest.me,
 // lvh.me).
-var loopbackNames = []string{"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback", "localtest.me", "lvh.me"}
+var loopbackNames = []string{"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback", "localtest.me", "lvh.me",
+	"vcap.me", "fuf.me", "lacolhost.com", "localhost.direct", "localho.st", "yoogle.com", "spoofed.burpcollaborator.net"}
+
+// DNS-rebinding services: a name under them answers with an address the
+// name chooses, alternating between a public one and an internal one, so
+// no check before the connection can trust it (rbndr.us, 1u.ms,
+// rebind.network, Singularity's dynamic names).
+var rebindServices = []string{"rbndr.us", "1u.ms", "rebind.network", "rebind.it", "dynamic.domain"}
 
 // Suffixes of intranet names: RFC 6762 .local, RFC 8375 .home.arpa, ICANN
 // reserved .internal, and the common .lan .home .corp .intranet .private
@@ -357,6 +425,11 @@ func classifyName(host string) (Class, netip.Addr, string) {
 	for _, n := range loopbackNames {
 		if hasSuffixLabel(host, n) {
 			return Loopback, netip.Addr{}, ""
+		}
+	}
+	for _, r := range rebindServices {
+		if strings.HasSuffix(host, "."+r) {
+			return Private, netip.Addr{}, "DNS-rebinding service name"
 		}
 	}
 	for _, w := range wildcardDNS {

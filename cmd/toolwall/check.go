@@ -63,7 +63,7 @@ Exit status: 0 allow or warn, 3 ask, 2 deny, 1 usage or internal error.`,
 			if err != nil {
 				return err
 			}
-			v := newGate(cfg, nil, nil).Evaluate(cmd.Context(), call)
+			v := newGate(cfg, "", nil, nil).Evaluate(cmd.Context(), call)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)

@@ -46,9 +46,9 @@ Exit status: 0 when every case passed, 4 when some failed, 1 on usage errors.`,
 				return err
 			}
 			r := &eval.Runner{
-				Shield: newGate(cfg, nil, nil),
+				Shield: newGate(cfg, "", nil, nil),
 				Fresh: func() toolwall.Shield {
-					return newGate(cfg, session.NewMemory(session.Options{Calls: max(cfg.Memory.Calls, gate.ChainWindow.Calls)}), nil)
+					return newGate(cfg, "", session.NewMemory(session.Options{Calls: max(cfg.Memory.Calls, gate.ChainWindow.Calls)}), nil)
 				},
 			}
 			rep, err := r.Run(cmd.Context(), files, cases)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/user"
 	"strings"
 	"time"
 
@@ -78,12 +77,7 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 		storeErr error
 	)
 	if !noState {
-		if state == "" && os.Getenv("TOOLWALL_STATE") == "" {
-			state = cfg.StatePath(home()) // the environment beats the file
-		}
-		if state == "" {
-			state, storeErr = session.DefaultPath()
-		}
+		state, storeErr = statePath(state, cfg)
 		if storeErr == nil {
 			// Opened on first use: a call with no risk tags never
 			// touches the file.
@@ -107,12 +101,12 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 			logger().Warn("toolwall hook: session memory unavailable; single-call analysis only", "err", storeErr)
 		}
 	}
-	g := newGate(cfg, store, storeErr)
+	g := newGate(cfg, state, store, storeErr)
 	drv := &hook.ClaudeCode{
 		Shield:     g,
 		Turns:      g,
 		ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"),
-		Home:       home(),
+		Home:       userHome(),
 		Logger:     logger(),
 	}
 	drv.Handle(ctx, os.Stdin, os.Stdout)
@@ -138,15 +132,3 @@ func (c configError) Evaluate(context.Context, toolwall.Call) toolwall.Verdict {
 func (configError) RecordInvocation(context.Context, toolwall.Call, bool) {}
 
 func (configError) WatchedTools() []string { return nil }
-
-// home is the user's home directory for the hook: $HOME, else the
-// account's home directory, else "" (then "~" is unknown and asked about).
-func home() string {
-	if h := os.Getenv("HOME"); h != "" {
-		return h
-	}
-	if u, err := user.Current(); err == nil {
-		return u.HomeDir
-	}
-	return ""
-}

@@ -284,3 +284,26 @@ func BenchmarkEmptyProcess(b *testing.B) {
 		}
 	}
 }
+
+// TestHookSelfProtection: the agent cannot switch toolwall off by deleting
+// its state, rewriting its configuration or replacing its binary.
+func TestHookSelfProtection(t *testing.T) {
+	env := hookEnv(t)
+	state := strings.TrimPrefix(env[0], "TOOLWALL_STATE=")
+	conf := configFile(t, "[rules]\ndisable = [\"priv.sudo\"]\n")
+	env = append(env, "TOOLWALL_CONFIG="+conf)
+	for _, cmd := range []string{
+		"rm -f " + state,
+		"sqlite3 " + state + " 'delete from records'",
+		"printf '[rules]\\ndisable=[\"rm.dangerous-target\"]\\n' > " + conf,
+		"cp /bin/true " + bin,
+	} {
+		d := decision(t, runHook(t, env, pre("s1", cmd)))
+		if d.PermissionDecision != "deny" || !strings.Contains(d.PermissionDecisionReason, "self.tamper") {
+			t.Errorf("%s: %+v, want deny by self.tamper", cmd, d)
+		}
+	}
+	if d := decision(t, runHook(t, env, pre("s1", "cat "+conf))); d.PermissionDecision != "allow" {
+		t.Errorf("reading the configuration: %+v", d)
+	}
+}

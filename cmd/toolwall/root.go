@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/user"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analyzers"
+	"github.com/toolwall/toolwall/analyzers/self"
 	"github.com/toolwall/toolwall/gate"
 	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
@@ -45,10 +48,13 @@ func logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
-// newGate builds the gate every command uses: all built-in analyzers,
-// thresholds, disabled rules and chain window from cfg, the given session
-// store (nil: no memory) or the reason there is none.
-func newGate(cfg *policy.Config, store session.Store, storeErr error) *gate.Gate {
+// newGate builds the gate every command uses: all built-in analyzers plus
+// the self analyzer guarding toolwall's own files (state is the state
+// file in use, "" for the default), thresholds, disabled rules and chain
+// window from cfg, the given session store (nil: no memory) or the reason
+// there is none.
+func newGate(cfg *policy.Config, state string, store session.Store, storeErr error) *gate.Gate {
+	state, _ = statePath(state, cfg)
 	w := gate.ChainWindow
 	if cfg.Memory.Calls > 0 {
 		w.Calls = cfg.Memory.Calls
@@ -57,7 +63,7 @@ func newGate(cfg *policy.Config, store session.Store, storeErr error) *gate.Gate
 		w.Turns = cfg.Memory.Turns
 	}
 	return gate.New(gate.Options{
-		Analyzers:  analyzers.All(),
+		Analyzers:  append(analyzers.All(), self.New(ownFiles(cfg, state))),
 		Thresholds: cfg.ThresholdsOr(toolwall.DefaultThresholds()), // checked by policy.Parse
 		Disabled:   cfg.Rules.Disable,
 		Window:     w,
@@ -84,4 +90,59 @@ func newVersion() *cobra.Command {
 			return err
 		},
 	}
+}
+
+// statePath resolves the session state file: the --state flag, then
+// $TOOLWALL_STATE, then memory.state of the configuration, then the
+// default place (session.DefaultPath).
+func statePath(flag string, cfg *policy.Config) (string, error) {
+	switch {
+	case flag != "":
+		return flag, nil
+	case os.Getenv("TOOLWALL_STATE") != "":
+		return os.Getenv("TOOLWALL_STATE"), nil
+	}
+	if p := cfg.StatePath(userHome()); p != "" {
+		return p, nil
+	}
+	return session.DefaultPath()
+}
+
+// ownFiles lists toolwall's own files, which the self analyzer protects:
+// the configuration (where it is or would be read from), the state
+// database with its WAL and shared-memory files, and this binary.
+func ownFiles(cfg *policy.Config, state string) []string {
+	var out []string
+	conf := cfg.Source
+	if conf == "" {
+		conf = configPath
+	}
+	if conf == "" {
+		conf, _ = policy.DefaultPath()
+	}
+	if abs, err := filepath.Abs(conf); err == nil && conf != "" {
+		out = append(out, abs)
+	}
+	if abs, err := filepath.Abs(state); err == nil && state != "" {
+		out = append(out, abs, abs+"-wal", abs+"-shm")
+	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		out = append(out, exe)
+	}
+	return out
+}
+
+// userHome is the user's home directory: $HOME, else the account's home
+// directory, else "" (then "~" is unknown and asked about).
+func userHome() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return h
+	}
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
 }

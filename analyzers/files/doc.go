@@ -1,7 +1,10 @@
 // Package files judges Claude Code's file tools (Write, Edit, MultiEdit,
 // NotebookEdit, Read) by the path they touch, after resolving it the way
 // the tool would: "~" expanded against the call's home, a relative path
-// made absolute against its working directory, "." and ".." removed.
+// made absolute against its working directory, "." and ".." removed. The
+// readings another host or a shell might make of the same text are judged
+// too and the most severe decides: $HOME and ${HOME}, ~user, a file://
+// URL, backslashes as separators, /proc/self/root/….
 //
 // Writes that plant persistence or take over logins are denied
 // (files.write-protected: ~/.ssh/**, /etc/sudoers*, /etc/passwd, cron,

@@ -106,8 +106,8 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 		badInput(r, call.Tool, err.Error(), field)
 		return
 	}
-	p := paths.Abs(paths.Expand(ti.path, call.Home), call.Cwd)
-	if !strings.HasPrefix(p, "/") {
+	all := readings(ti.path, call.Home, call.Cwd)
+	if !strings.HasPrefix(all[0], "/") {
 		badInput(r, call.Tool, fmt.Sprintf("has a relative path %q and the call has no working directory", ti.path), field)
 		return
 	}
@@ -115,11 +115,83 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	if project == "" {
 		project = call.Cwd
 	}
+	// Judge every reading a host might make of the path; the most severe
+	// one decides (DESIGN.md: what cannot be resolved is not safe).
+	p := all[0]
 	if call.Tool == toolwall.ToolRead {
+		for _, q := range all[1:] {
+			if secrets.Classify(q, call.Home, project) > secrets.Classify(p, call.Home, project) {
+				p = q
+			}
+		}
 		read(r, p, call.Home, project)
 		return
 	}
+	for _, q := range all[1:] {
+		if severity(Judge(q, call.Home, project).Rule) > severity(Judge(p, call.Home, project).Rule) {
+			p = q
+		}
+	}
 	write(r, call.Tool, p, ti, call.Home, project)
+}
+
+// severity orders write rules: protected, sensitive, system, none.
+func severity(rule string) int {
+	switch rule {
+	case RuleWriteProtected:
+		return 3
+	case RuleWriteSensitive:
+		return 2
+	case RuleWriteSystem:
+		return 1
+	}
+	return 0
+}
+
+// readings returns the absolute, clean paths a tool input may name: the
+// path as the tool resolves it ("~" expanded, made absolute against cwd)
+// first, then the readings a host or a shell might make of the same text —
+// $HOME and ${HOME} expanded, ~user expanded (home's own user, else a
+// sibling of home), a file:// URL's path, backslashes as separators. The
+// first element is "" made absolute only when cwd is set.
+func readings(raw, home, cwd string) []string {
+	texts := []string{raw}
+	add := func(s string) {
+		for _, t := range texts {
+			if t == s {
+				return
+			}
+		}
+		texts = append(texts, s)
+	}
+	if rest, ok := strings.CutPrefix(raw, "file://"); ok {
+		add("/" + strings.TrimPrefix(strings.TrimPrefix(rest, "localhost"), "/"))
+	}
+	for _, t := range texts {
+		if strings.Contains(t, `\`) {
+			add(strings.ReplaceAll(t, `\`, "/"))
+		}
+	}
+	for _, t := range texts {
+		for _, v := range []string{"$HOME", "${HOME}"} {
+			if rest, ok := strings.CutPrefix(t, v); ok && home != "" && (rest == "" || rest[0] == '/') {
+				add(home + rest)
+			}
+		}
+		if strings.HasPrefix(t, "~") && !strings.HasPrefix(t, "~/") && t != "~" && home != "" {
+			name, rest, _ := strings.Cut(t[1:], "/")
+			if name == path.Base(home) {
+				add(home + "/" + rest)
+			} else if name != "" {
+				add(path.Dir(home) + "/" + name + "/" + rest)
+			}
+		}
+	}
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = paths.Abs(paths.Expand(t, home), cwd)
+	}
+	return out
 }
 
 func badInput(r *analysis.Report, tool, problem, field string) {

@@ -52,6 +52,25 @@ var persistence = []struct{ prefix, why string }{
 	{"/etc/environment", "sets the environment of every session"},
 	{"/etc/security/", "sets login and privilege policy"},
 	{"/boot/", "is read by the boot loader; a bad write can leave the machine unbootable"},
+	{"/efi/", "is read by the firmware at boot; a bad write can leave the machine unbootable"},
+	{"/var/spool/at", "is an at job: its content runs later"},
+	{"/etc/periodic/", "is a periodic job (BSD, macOS): it runs as root on a schedule"},
+	{"/etc/xdg/autostart/", "starts a program at every user's login"},
+	{"/etc/update-motd.d/", "runs as root at every login"},
+	{"/usr/local/lib/systemd/system/", "defines a system service that systemd runs as root"},
+	{"/etc/init/", "is an upstart job that runs as root"},
+	{"/etc/udev/rules.d/", "is a udev rule: its RUN commands run as root on device events"},
+	{"/usr/lib/udev/rules.d/", "is a udev rule: its RUN commands run as root on device events"},
+	{"/lib/udev/rules.d/", "is a udev rule: its RUN commands run as root on device events"},
+	{"/etc/networkmanager/dispatcher.d/", "is a NetworkManager dispatcher script that runs as root on network events"},
+	{"/etc/polkit-1/", "sets who may act as root through polkit"},
+	{"/usr/share/polkit-1/rules.d/", "sets who may act as root through polkit"},
+	{"/etc/doas.conf", "sets who may act as root through doas"},
+	{"/etc/modprobe.d/", "sets kernel module options and install commands that run as root"},
+	{"/etc/modules-load.d/", "loads kernel modules at boot"},
+	{"/lib/security/", "is a PAM module: it runs in every login"},
+	{"/usr/lib/security/", "is a PAM module: it runs in every login"},
+	{"/lib64/security/", "is a PAM module: it runs in every login"},
 }
 
 // rawDevices are block and memory devices a write to which destroys data.
@@ -63,6 +82,7 @@ var shellStartup = map[string]bool{
 	".zshrc": true, ".zshenv": true, ".zprofile": true, ".zlogin": true, ".zlogout": true,
 	".kshrc": true, ".mkshrc": true, ".cshrc": true, ".tcshrc": true, ".login": true,
 	".xinitrc": true, ".xprofile": true, ".xsessionrc": true, ".inputrc": true,
+	".bash_aliases": true, ".pam_environment": true,
 }
 
 // homeSensitive are directories and files under a home, lower case, whose
@@ -81,6 +101,12 @@ var homeSensitive = []struct{ rel, why string }{
 	{".local/state/toolwall/", "is toolwall's state: the memory that guards this agent"},
 	{".local/share/toolwall/", "is toolwall's data"},
 	{".toolwall/", "is toolwall's configuration"},
+	{".oh-my-zsh/custom/", "is sourced by zsh: it runs in every new shell"},
+	{".config/pip/pip.conf", "is pip's configuration: an index URL there sends every install to another server"},
+	{".pip/pip.conf", "is pip's configuration: an index URL there sends every install to another server"},
+	{".vimrc", "is vim's startup file: it can run shell commands when vim starts"},
+	{".config/nvim/", "is Neovim's configuration: it can run shell commands when Neovim starts"},
+	{".tmux.conf", "is tmux's configuration: it can run shell commands"},
 }
 
 // Judge says what a write to absPath (absolute and clean) means for a
@@ -88,21 +114,30 @@ var homeSensitive = []struct{ rel, why string }{
 //
 //   - deny (RuleWriteProtected): [secrets.Protected] paths (~/.ssh/**,
 //     ~/.gnupg/**, /etc/passwd, /etc/shadow, /etc/group, /etc/sudoers*,
-//     /etc/pam.d/**, /etc/ssh/**), cron tables, systemd units,
-//     LaunchAgents and LaunchDaemons, boot scripts, /etc/ld.so.preload,
-//     system-wide shell profiles, /boot, raw disk and memory devices;
-//   - ask (RuleWriteSensitive): shell rc and profile files in a home,
-//     .git/hooks/** and .git/config of any repository, the agent's own
-//     settings (~/.claude/**, ~/.claude.json, .claude/settings*.json,
-//     .mcp.json), toolwall's config and state (~/.config/toolwall,
+//     /etc/pam.d/**, /etc/ssh/**), cron and at tables, systemd units,
+//     LaunchAgents and LaunchDaemons, boot scripts, upstart jobs, udev
+//     rules, XDG autostart, update-motd.d, NetworkManager dispatcher
+//     scripts, polkit rules, doas.conf, modprobe.d, PAM modules,
+//     /etc/ld.so.preload, system-wide shell profiles, /boot and /efi, raw
+//     disk and memory devices;
+//   - ask (RuleWriteSensitive): shell rc and profile files in a home
+//     (.bash_aliases and .pam_environment included), editor and tmux
+//     startup files, pip's configuration, anything inside .git of any
+//     repository (hooks, config, refs, objects, a submodule's under
+//     .git/modules) but info/exclude, a .git file, the agent's own
+//     settings and hook scripts (~/.claude/**, ~/.claude.json,
+//     .claude/settings*.json, .claude/hooks/**, .mcp.json), VS Code's
+//     tasks.json, toolwall's config and state (~/.config/toolwall,
 //     ~/.local/state/toolwall, toolwall.toml, .toolwall/), and
 //     credential stores outside the project (~/.aws/credentials, ~/.npmrc);
 //   - ask (RuleWriteSystem): anything else under a system root;
 //   - "" otherwise: the project, /tmp and the rest of home.
 //
-// Matching ignores case (macOS file systems do).
+// Matching ignores case (macOS file systems do), and /proc/self/root/X
+// (any pid) is judged as /X ([secrets.Real]).
 func Judge(absPath, home, project string) Judgment {
-	p := strings.ToLower(path.Clean(absPath))
+	absPath = secrets.Real(path.Clean(absPath))
+	p := strings.ToLower(absPath)
 	lhome, lproject := strings.ToLower(home), strings.ToLower(project)
 	system := underAny(p, systemRoots) && !underAny(p, tempRoots) && !writeSinks[p]
 	deny := func(why string) Judgment { return Judgment{Rule: RuleWriteProtected, Why: why, System: system} }
@@ -134,19 +169,27 @@ func Judge(absPath, home, project string) Judgment {
 	if strings.Contains(p, "/library/launchagents") || strings.Contains(p, "/library/launchdaemons") {
 		return deny("is a launchd job: macOS runs it at login or boot")
 	}
-	// .git internals of any repository, the project's included.
+	// .git internals of any repository, the project's included (and a
+	// submodule's under .git/modules).
 	comps := strings.Split(p, "/")
 	for i, c := range comps {
-		if c != ".git" || i+1 >= len(comps) {
+		if c != ".git" {
 			continue
 		}
-		switch comps[i+1] {
-		case "hooks":
-			return ask("is a git hook: git runs it on the next commit, checkout or push")
-		case "config":
-			if i+2 == len(comps) {
+		if i+1 >= len(comps) {
+			return ask("is a repository's .git: as a file it points git at another repository and its configuration")
+		}
+		rest := comps[i+1:]
+		for j, r := range rest {
+			if r == "hooks" {
+				return ask("is a git hook: git runs it on the next commit, checkout or push")
+			}
+			if r == "config" && j == len(rest)-1 {
 				return ask("is a repository's git configuration: it can set hooks, fsmonitor and pager commands that run code")
 			}
+		}
+		if strings.Join(rest, "/") != "info/exclude" {
+			return ask("is git's internal data (refs, objects, index): a wrong write can lose commits; use git commands instead")
 		}
 	}
 	base := path.Base(p)
@@ -155,6 +198,12 @@ func Judge(absPath, home, project string) Judgment {
 	}
 	if strings.HasPrefix(base, "settings") && strings.HasSuffix(base, ".json") && path.Base(path.Dir(p)) == ".claude" {
 		return ask("is the agent's own settings (hooks, permissions)")
+	}
+	if strings.Contains(p, "/.claude/hooks/") {
+		return ask("is one of the agent's hook scripts: the agent's settings run it on tool calls")
+	}
+	if base == "tasks.json" && path.Base(path.Dir(p)) == ".vscode" {
+		return ask("is a VS Code task list: a task can run on folder open")
 	}
 	if base == "toolwall.toml" || base == ".toolwall.toml" || strings.Contains(p, "/.toolwall/") || strings.HasPrefix(p, "/etc/toolwall") {
 		return ask("is toolwall's configuration: the rules that guard this agent")

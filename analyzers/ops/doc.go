@@ -20,23 +20,39 @@
 //     deleting pushes (--force, +refspec, --mirror, --delete, :ref, --prune),
 //     reflog expire, gc/prune of unreachable objects now, filter-branch,
 //     filter-repo, update-ref -d, worktree remove --force, inline shell
-//     aliases, gh repo/release/issue delete and gh api -X DELETE. Ask.
+//     aliases, gh repo/release/issue delete and gh api -X DELETE; git
+//     config that plants a command (a "!" alias, core.fsmonitor,
+//     core.hooksPath outside the repository, filter drivers, shell code
+//     in a command-valued key: git.config-exec); gh repo edit
+//     --visibility public (git.gh-visibility); a git subcommand under a
+//     program word only known at run time ($g reset --hard). Ask.
 //   - db.*: DROP DATABASE/SCHEMA/TABLE/…, TRUNCATE, DELETE or UPDATE without
 //     a WHERE (or with a tautology), ALTER TABLE … DROP, via psql, mysql,
 //     mariadb, sqlite3, duckdb, clickhouse, cockroach sql, cqlsh; dropdb,
 //     dropuser, mysqladmin drop; redis FLUSHALL/FLUSHDB; mongo dropDatabase,
 //     drop(), deleteMany({}); prisma migrate reset, rails db:drop/reset,
-//     django flush. Ask.
+//     django flush; an OR of a tautology in WHERE; redis DEL fed by
+//     xargs and CONFIG SET dir/dbfilename (db.redis-config); mongo
+//     updateMany({}); pg_restore --clean; prisma db push
+//     --accept-data-loss; knex migrate:rollback --all; etcdctl del
+//     --prefix. Ask.
 //   - infra.*: aws delete-*/terminate-*, s3 rm --recursive, s3 rb --force;
 //     kubectl delete of namespaces, volumes, CRDs, nodes or --all; terraform,
 //     tofu, terragrunt, pulumi, cdk destroy; docker/podman system prune,
 //     volume rm/prune, compose down -v, rm -f of a dynamic list; gcloud, az,
-//     doctl delete; heroku, fly, vercel, netlify destroy. Ask; helm
-//     uninstall and s3 sync --delete warn.
+//     doctl delete; heroku, fly, vercel, netlify destroy; terraform
+//     apply -replace; terraform state rm/push and workspace delete
+//     (infra.state-change); aws iam create-access-key, login profiles
+//     and administrator policies (infra.iam-grant). Ask; helm uninstall
+//     and s3 sync --delete warn.
 //   - system.*: shutdown, reboot, halt, poweroff, init 0/6, systemctl
 //     poweroff/reboot/isolate; kill -1; pkill/killall of a whole user;
 //     stopping sshd; flushing or disabling the firewall; setenforce 0;
-//     crontab -r; wiping shell history. Ask.
+//     crontab -r; wiping shell history; kill of pid 1; cutting the
+//     network (interface down, default route deleted, nmcli networking
+//     off, a DROP policy or match-all DROP rule on INPUT/OUTPUT, firewalld
+//     panic mode: system.network-cut); writing 0 to the SELinux enforce
+//     file. Ask.
 //   - priv.sudo: a command run through sudo, doas, su, pkexec or run0 with no
 //     other ops finding warns (seed 000 scores "sudo" 0.6: the Medium band).
 //

@@ -3,7 +3,10 @@
 // project .env (rule secrets.read, ask); sending one, a tree holding them
 // or the environment to the network (secrets.exfil, deny); and deleting,
 // truncating, overwriting or appending to the files that control logins
-// (secrets.delete-auth and secrets.modify-auth, deny).
+// (secrets.delete-auth and secrets.modify-auth, deny; loosening their
+// permissions is modify-auth too); staging a secret into git
+// (secrets.commit, ask); and serving a tree that holds secrets over HTTP
+// (secrets.serve, ask).
 //
 // [Classify] names the kind of a path and is shared with the file-tool
 // analyzer (analyzers/files), so a Bash `cat ~/.ssh/id_rsa` and a Read of

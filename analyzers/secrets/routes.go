@@ -282,8 +282,10 @@ func (s *state) chmod(c *shell.Command, args []shell.Word) {
 		if !ok || t.dynamic || !Protected(t.path, s.home, s.project) {
 			continue
 		}
-		cl := Classify(t.path, s.home, s.project)
-		if !chmodLoosens(mode, cl.Secret() || classify(t.path).keyDir) {
+		// A key file may not be readable by others; a key directory
+		// only may not be writable (sshd's StrictModes).
+		pl := classify(t.path)
+		if !chmodLoosens(mode, pl.class.Secret() && !pl.keyDir) {
 			continue
 		}
 		s.add(toolwall.Finding{

@@ -96,7 +96,17 @@ func (a *analyzer) cwd(c *shell.Command) string {
 	return a.in.Call.Cwd
 }
 
+// inlineVias are the Via values of shell commands the reader took out of
+// interpreter one-liners (os.system, execSync, system, backticks).
+var inlineVias = map[string]bool{"python -c": true, "node -e": true, "perl -e": true, "ruby -e": true, "php -r": true}
+
 func (a *analyzer) command(i int, c *shell.Command) {
+	if inlineVias[c.Via] && len(c.Args) > 0 && c.Args[0].Dynamic {
+		// os.system(cmd): a command only known at run time, inside code
+		// that runs it; what cannot be resolved is not safe (DESIGN, 2).
+		a.add("interp.dynamic-command", "remote-code", toolwall.Ask, fmt.Sprintf(
+			"The `%s` one-liner needs approval: it runs a shell command built at run time, so toolwall cannot see what it would do. Write the command out literally, or run it as its own Bash call.", c.Via))
+	}
 	if p, ok := programOf(c); ok {
 		a.interpreter(i, c, p)
 	} else if c.Name == "parallel" && parallelRunsStdin(c) {

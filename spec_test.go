@@ -18,10 +18,10 @@ import (
 
 const specCopy = "testdata/spec/cases.jsonl"
 
-// disputed reads testdata/spec/disputed.txt: id → reason.
+// disputed reads testdata/spec-disputed.txt: id → reason.
 func disputed(t *testing.T) map[string]string {
 	t.Helper()
-	f, err := os.Open("testdata/spec/disputed.txt")
+	f, err := os.Open("testdata/spec-disputed.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolwall/toolwall"
@@ -65,10 +66,68 @@ func settings(call toolwall.Call) []string {
 	return out
 }
 
-// touches returns the first protected file that p names or contains.
-func touches(p string, protected []string) (string, bool) {
+// treeChangers change everything under a directory operand (rm -r, mv
+// of a parent, chmod -R, an archive extracted into it): for these, naming
+// a directory that holds a protected file counts as touching the file.
+var treeChangers = map[string]bool{
+	"rm": true, "rmdir": true, "mv": true, "cp": true, "rsync": true, "chmod": true,
+	"chown": true, "chgrp": true, "chattr": true, "setfacl": true, "shred": true,
+	"unzip": true, "ln": true, "install": true, "trash": true, "trash-put": true,
+}
+
+// tarExtracts reports whether a tar command extracts (x, --extract, --get)
+// rather than creating or listing an archive.
+func tarExtracts(c *shell.Command) bool {
+	for i, w := range c.Args[1:] {
+		v := w.Value
+		switch {
+		case v == "--extract" || v == "--get":
+			return true
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-") || i == 0:
+			if strings.ContainsRune(v, 'x') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// findChanges reports whether a find command deletes or runs commands on
+// what it finds.
+func findChanges(c *shell.Command) bool {
+	for _, w := range c.Args[1:] {
+		switch w.Value {
+		case "-delete", "-exec", "-execdir", "-ok", "-okdir":
+			return true
+		}
+	}
+	return false
+}
+
+// findNames returns the -name / -iname patterns of a find command.
+func findNames(c *shell.Command) []string {
+	var out []string
+	for i := 1; i+1 < len(c.Args); i++ {
+		if v := c.Args[i].Value; v == "-name" || v == "-iname" {
+			out = append(out, strings.ToLower(c.Args[i+1].Value))
+		}
+	}
+	return out
+}
+
+// touches returns the first protected file that p names (exactly or as a
+// glob) or, when tree is set, holds as a directory; names, when given,
+// are find's -name patterns, one of which must match the file's name.
+func touches(p string, protected []string, tree bool, names []string) (string, bool) {
 	for _, f := range protected {
-		if paths.Under(f, p) {
+		if len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool {
+			ok, _ := path.Match(n, strings.ToLower(path.Base(f)))
+			return ok
+		}) {
+			continue
+		}
+		if p == f || tree && paths.Under(f, p) {
 			return f, true
 		}
 		if ok, _ := path.Match(p, f); ok {
@@ -100,9 +159,9 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 			return
 		}
 		p = paths.Abs(paths.Expand(p, call.Home), call.Cwd)
-		if f, ok := touches(p, own); ok {
+		if f, ok := touches(p, own, false, nil); ok {
 			report(call.Tool+" of "+p, f, true)
-		} else if f, ok := touches(p, ask); ok {
+		} else if f, ok := touches(p, ask, false, nil); ok {
 			report(call.Tool+" of "+p, f, false)
 		}
 		return
@@ -111,14 +170,19 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 		return
 	}
 	for _, c := range in.Script.Commands {
+		tree := treeChangers[c.Name] || c.Name == "find" && findChanges(c) || c.Name == "tar" && tarExtracts(c)
+		var names []string
+		if c.Name == "find" {
+			names = findNames(c)
+		}
 		check := func(w shell.Word, writes bool) {
 			if w.Dynamic || w.Value == "" || strings.HasPrefix(w.Value, "-") && !writes {
 				return
 			}
 			p := paths.Abs(w.Value, c.Cwd)
-			if f, ok := touches(p, own); ok {
+			if f, ok := touches(p, own, tree && !writes, names); ok {
 				report("`"+c.String()+"`", f, true)
-			} else if f, ok := touches(p, ask); ok {
+			} else if f, ok := touches(p, ask, tree && !writes, names); ok {
 				report("`"+c.String()+"`", f, false)
 			}
 		}

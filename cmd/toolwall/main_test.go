@@ -307,3 +307,20 @@ func TestHookSelfProtection(t *testing.T) {
 		t.Errorf("reading the configuration: %+v", d)
 	}
 }
+
+// TestEvalSpecThroughBinary runs every acceptance case through the
+// binary's own analyzer set (built-ins plus the self analyzer with this
+// binary's real paths), from a temporary directory as a user would.
+func TestEvalSpecThroughBinary(t *testing.T) {
+	spec, err := filepath.Abs("../../testdata/spec/cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "eval", spec)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "TOOLWALL_CONFIG=")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "total: 413 cases, 413 passed, 0 failed") {
+		t.Errorf("toolwall eval %s: %v\n%s", spec, err, out)
+	}
+}

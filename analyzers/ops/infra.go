@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall/shell"
@@ -239,7 +240,60 @@ func (k *checker) docker(x cmdCtx) {
 		if len(q.operands) > 1 {
 			k.inner(x, q.operands[1:])
 		}
+	case "run", "create", "container run", "container create":
+		if why := hostEscape(x.args[1:]); why != "" {
+			k.infraAsk(x, "infra.container-escape", why)
+		}
 	}
+}
+
+// hostEscape says why a container's options hand it the host: the host's
+// root or the container engine's socket mounted, --privileged, or the
+// host's process namespace. It scans the words of the run command (an
+// option spelled inside the container's own command line is read too,
+// which errs on the side of asking).
+func hostEscape(words []shell.Word) string {
+	for i, w := range words {
+		v, next := w.Value, ""
+		if i+1 < len(words) {
+			next = words[i+1].Value
+		}
+		switch {
+		case v == "--privileged" || v == "--privileged=true":
+			return "--privileged gives the container full access to the host's devices and kernel"
+		case v == "--pid=host" || v == "--pid" && next == "host":
+			return "--pid=host lets the container see and signal every process of the host"
+		}
+		spec := ""
+		switch {
+		case v == "-v" || v == "--volume" || v == "--mount":
+			spec = next
+		case strings.HasPrefix(v, "--volume=") || strings.HasPrefix(v, "--mount="):
+			spec = v[strings.IndexByte(v, '=')+1:]
+		case strings.HasPrefix(v, "-v") && len(v) > 2:
+			spec = v[2:]
+		}
+		if spec == "" {
+			continue
+		}
+		host := spec
+		if strings.Contains(spec, "source=") || strings.Contains(spec, "src=") {
+			for _, kv := range strings.Split(spec, ",") {
+				if k, val, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
+					host = val
+				}
+			}
+		} else if h, _, ok := strings.Cut(spec, ":"); ok {
+			host = h
+		}
+		switch path.Clean(host) {
+		case "/":
+			return "it mounts the host's whole file system into the container, where anything can change or delete it"
+		case "/var/run/docker.sock", "/run/docker.sock", "/run/podman/podman.sock":
+			return "it mounts the container engine's socket, which controls the host as root"
+		}
+	}
+	return ""
 }
 
 // compose is the standalone docker-compose / podman-compose.

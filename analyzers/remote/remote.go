@@ -101,6 +101,7 @@ func (a *analyzer) cwd(c *shell.Command) string {
 var inlineVias = map[string]bool{"python -c": true, "node -e": true, "perl -e": true, "ruby -e": true, "php -r": true}
 
 func (a *analyzer) command(i int, c *shell.Command) {
+	a.revshell(c)
 	if inlineVias[c.Via] && len(c.Args) > 0 && c.Args[0].Dynamic {
 		// os.system(cmd): a command only known at run time, inside code
 		// that runs it; what cannot be resolved is not safe (DESIGN, 2).

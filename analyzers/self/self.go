@@ -70,10 +70,13 @@ func settings(call toolwall.Call) []string {
 // of a parent, chmod -R, an archive extracted into it): for these, naming
 // a directory that holds a protected file counts as touching the file.
 var treeChangers = map[string]bool{
-	"rm": true, "rmdir": true, "mv": true, "cp": true, "rsync": true, "chmod": true,
-	"chown": true, "chgrp": true, "chattr": true, "setfacl": true, "shred": true,
-	"unzip": true, "ln": true, "install": true, "trash": true, "trash-put": true,
+	"rm": true, "rmdir": true, "mv": true, "chmod": true, "chown": true, "chgrp": true,
+	"chattr": true, "setfacl": true, "shred": true, "unzip": true, "trash": true, "trash-put": true,
 }
+
+// copiers change only their last operand (the destination); their
+// sources are read.
+var copiers = map[string]bool{"cp": true, "rsync": true, "install": true, "ln": true}
 
 // tarExtracts reports whether a tar command extracts (x, --extract, --get)
 // rather than creating or listing an archive.
@@ -194,9 +197,13 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 		if readOnly[c.Name] || len(c.Args) < 2 {
 			continue
 		}
-		for _, w := range c.Args[1:] {
+		last := len(c.Args) - 1
+		for i, w := range c.Args[1:] {
 			if v, ok := strings.CutPrefix(w.Value, "of="); ok && c.Name == "dd" {
 				w.Value = v
+			}
+			if copiers[c.Name] {
+				tree = i+1 == last
 			}
 			check(w, false)
 		}

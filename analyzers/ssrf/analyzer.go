@@ -2,6 +2,7 @@ package ssrf
 
 import (
 	"context"
+	"net/url"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
@@ -30,5 +31,11 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	}
 	if res := Check(u); res.Action != toolwall.Allow {
 		r.Add(res.Finding())
+	}
+	// A URL with a query string carries data out: after a secret read in
+	// the session, the chain rules ask (seed 003: sensitive read, then
+	// egress).
+	if pu, err := url.Parse(u); err == nil && pu.RawQuery != "" {
+		r.Tag(toolwall.TagEgress, "", "query string")
 	}
 }

@@ -30,7 +30,7 @@ func ExampleAnalyzer() {
 	}
 	// Output:
 	// ask git.push-force 0.6
-	// `git -C ../api push origin +HEAD:main` was refused: a forced push overwrites the remote branch and the commits other people pushed there are lost. Use `git push --force-with-lease` (without --force or a `+` refspec), or ask the user.
+	// `git -C ../api push origin +HEAD:main` needs confirmation: a forced push overwrites the remote branch and the commits other people pushed there are lost. Use `git push --force-with-lease` (without --force or a `+` refspec), or ask the user.
 	// delete /home/u/api protected
 	// process-control
 }

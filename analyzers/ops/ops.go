@@ -174,9 +174,10 @@ func (k *checker) protect(target string) {
 	k.r.Tag(toolwall.TagDelete, target, "protected")
 }
 
-// reason writes "<what> was refused: <why>. <instead>."
+// reason writes "<what> needs confirmation: <why>. <instead>." (every ops
+// rule that stops a call asks a human; none denies).
 func reason(x cmdCtx, why, instead string) string {
-	return "`" + quote(x.args) + "` was refused: " + why + ". " + instead + "."
+	return "`" + quote(x.args) + "` needs confirmation: " + why + ". " + instead + "."
 }
 
 // quote renders argv for a reason, at most 160 bytes.

@@ -225,9 +225,9 @@ func (k *checker) add(act toolwall.Action, rule, category, reason string) {
 	k.r.Add(toolwall.Finding{Rule: rule, Category: category, Score: score, Action: act, Reason: reason})
 }
 
-// ask reports an Ask finding: "`what` was refused: why. instead."
+// ask reports an Ask finding: "`what` needs confirmation: why. instead."
 func (k *checker) ask(what, rule, category, why, instead string) {
-	k.add(toolwall.Ask, rule, category, refused(what, why, instead))
+	k.add(toolwall.Ask, rule, category, "`"+what+"` needs confirmation: "+why+". "+instead+".")
 }
 
 // deny reports a Deny finding.

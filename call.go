@@ -46,6 +46,9 @@ type Call struct {
 	Input json.RawMessage `json:"input,omitempty"`
 	// Session identifies the agent session; calls in one session share history.
 	Session string `json:"session,omitempty"`
+	// ID is the host's id for this tool call (Claude Code's tool_use_id),
+	// the same before and after it runs; "" when the host gives none.
+	ID string `json:"id,omitempty"`
 	// Turn is the user turn number within the session (0 when unknown).
 	Turn int `json:"turn,omitempty"`
 	// Cwd is the working directory the call runs in (absolute).

@@ -172,8 +172,12 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 	}
 	v = g.fuse(findings, effects, script)
 	v.Notes = notes
-	if g.store != nil && call.Session != "" && v.Action == toolwall.Deny {
-		g.noteRefusals(ctx, call.Session, v)
+	if g.store != nil && call.Session != "" {
+		if v.Action == toolwall.Deny {
+			g.noteRefusals(ctx, call.Session, v)
+		} else {
+			g.stage(ctx, call, findings, effects)
+		}
 	}
 	return v
 }

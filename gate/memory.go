@@ -35,6 +35,18 @@ func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success
 		}
 	}()
 	call = Normalize(call)
+	if call.ID != "" {
+		// The record made when the call was judged, before it ran, knows
+		// the directory it started in; the host may report the one it
+		// ended in ("cd sub && curl -o x.sh …").
+		committed, err := g.store.Commit(ctx, call.Session, call.ID, success)
+		if err != nil {
+			g.log.Warn("toolwall: cannot record call; chain memory will miss it", "session", call.Session, "err", err)
+		}
+		if committed || err != nil {
+			return
+		}
+	}
 	findings, effects, _ := g.analyze(ctx, call)
 	if len(effects) == 0 {
 		// Only calls with risk tags can be a link of a chain. Keeping the
@@ -48,6 +60,22 @@ func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success
 	})
 	if err != nil {
 		g.log.Warn("toolwall: cannot record call; chain memory will miss it", "session", call.Session, "err", err)
+	}
+}
+
+// stage remembers an allowed (or asked) call with risk tags under the
+// host's id for it, for RecordInvocation to commit when the host reports
+// it ran. Calls without an id or without tags are not staged.
+func (g *Gate) stage(ctx context.Context, call toolwall.Call, findings []toolwall.Finding, effects []toolwall.Effect) {
+	if call.ID == "" || len(effects) == 0 {
+		return
+	}
+	err := g.store.Stage(ctx, call.Session, call.ID, session.Record{
+		Tool: call.Tool, Summary: call.Summary(), Input: call.Input,
+		Effects: effects, Rules: toolwall.Verdict{Findings: findings}.Rules(),
+	})
+	if err != nil {
+		g.log.Warn("toolwall: cannot stage call; chain memory may miss it", "session", call.Session, "err", err)
 	}
 }
 

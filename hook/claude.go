@@ -204,7 +204,7 @@ func (h *ClaudeCode) call(p Payload) toolwall.Call {
 		project = p.Cwd
 	}
 	return toolwall.Call{
-		Tool: p.ToolName, Input: p.ToolInput, Session: p.SessionID,
+		Tool: p.ToolName, Input: p.ToolInput, Session: p.SessionID, ID: p.ToolUseID,
 		Cwd: p.Cwd, Project: project, Home: h.Home, Context: h.Context,
 	}
 }

@@ -103,6 +103,24 @@ func (l *Lazy) Refusals(ctx context.Context, id, key string, w Window) (int, err
 	return s.Refusals(ctx, id, key, w)
 }
 
+// Stage is Store.Stage on the backing store.
+func (l *Lazy) Stage(ctx context.Context, id, key string, r Record) error {
+	s, err := l.get()
+	if err != nil {
+		return err
+	}
+	return s.Stage(ctx, id, key, r)
+}
+
+// Commit is Store.Commit on the backing store.
+func (l *Lazy) Commit(ctx context.Context, id, key string, success bool) (bool, error) {
+	s, err := l.get()
+	if err != nil {
+		return false, err
+	}
+	return s.Commit(ctx, id, key, success)
+}
+
 // Prune is Store.Prune on the backing store.
 func (l *Lazy) Prune(ctx context.Context, idle time.Duration) (int, error) {
 	s, err := l.get()

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -22,6 +23,13 @@ type memSession struct {
 	seen     time.Time
 	records  []Record
 	refusals []memRefusal
+	staged   []memStaged
+}
+
+// memStaged is one staged record.
+type memStaged struct {
+	key string
+	r   Record
 }
 
 type memRefusal struct {
@@ -216,4 +224,53 @@ func (m *Memory) Close() error {
 	m.closed = true
 	m.sessions = nil
 	return nil
+}
+
+// Stage implements [Store.Stage].
+func (m *Memory) Stage(ctx context.Context, id, key string, r Record) error {
+	key, err := checkKey(key)
+	if err != nil {
+		return err
+	}
+	if err := m.begin(ctx, id); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	now := m.opts.Now()
+	s := m.write(id, now)
+	s.staged = slices.DeleteFunc(s.staged, func(x memStaged) bool { return x.key == key })
+	s.staged = append(s.staged, memStaged{key: key, r: normalize(r, now)})
+	if over := len(s.staged) - DefaultStaged; over > 0 {
+		s.staged = append(s.staged[:0:0], s.staged[over:]...)
+	}
+	return nil
+}
+
+// Commit implements [Store.Commit].
+func (m *Memory) Commit(ctx context.Context, id, key string, success bool) (bool, error) {
+	key, err := checkKey(key)
+	if err != nil {
+		return false, err
+	}
+	if err := m.begin(ctx, id); err != nil {
+		return false, err
+	}
+	defer m.mu.Unlock()
+	s, ok := m.sessions[id]
+	if !ok {
+		return false, nil
+	}
+	i := slices.IndexFunc(s.staged, func(x memStaged) bool { return x.key == key })
+	if i < 0 {
+		return false, nil
+	}
+	r := s.staged[i].r
+	s.staged = slices.Delete(s.staged, i, i+1)
+	s = m.write(id, m.opts.Now())
+	r.Turn, r.Success = s.turn, success
+	s.records = append(s.records, r)
+	if over := len(s.records) - m.opts.Calls; over > 0 {
+		s.records = append(s.records[:0:0], s.records[over:]...)
+	}
+	return true, nil
 }

@@ -59,6 +59,20 @@ var migrations = [][]string{
 			v INTEGER NOT NULL
 		) WITHOUT ROWID`,
 	},
+	{
+		`CREATE TABLE staged (
+			seq     INTEGER PRIMARY KEY,
+			session TEXT NOT NULL,
+			key     BLOB NOT NULL,
+			at      INTEGER NOT NULL,
+			tool    BLOB NOT NULL,
+			summary BLOB NOT NULL,
+			input   BLOB,
+			effects BLOB,
+			rules   BLOB
+		)`,
+		`CREATE INDEX staged_session ON staged(session, key)`,
+	},
 }
 
 // SQLite is a [Store] in a SQLite file, shared by every process that opens
@@ -311,6 +325,7 @@ func prune(ctx context.Context, tx *sql.Tx, now int64, idle time.Duration) (int,
 	for _, q := range []string{
 		`DELETE FROM records WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
 		`DELETE FROM refusals WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
+		`DELETE FROM staged WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, cut); err != nil {
 			return 0, err
@@ -511,4 +526,79 @@ func (s *SQLite) Close() error {
 		return nil
 	}
 	return s.db.Close()
+}
+
+// Stage implements [Store.Stage].
+func (s *SQLite) Stage(ctx context.Context, id, key string, r Record) error {
+	key, err := checkKey(key)
+	if err != nil {
+		return err
+	}
+	if err := s.check(ctx, id); err != nil {
+		return err
+	}
+	return s.update(ctx, "stage", true, func(tx *sql.Tx, now int64) error {
+		if _, err := touch(ctx, tx, id, now); err != nil {
+			return err
+		}
+		r = normalize(r, time.UnixMicro(now))
+		if _, err := tx.ExecContext(ctx, `DELETE FROM staged WHERE session = ? AND key = ?`, id, []byte(key)); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO staged(session, key, at, tool, summary, input, effects, rules)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, []byte(key), r.At.UnixMicro(), []byte(r.Tool), []byte(r.Summary),
+			[]byte(r.Input), encodeEffects(r.Effects), encodeRules(r.Rules)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM staged WHERE session = ?1 AND seq <=
+			(SELECT seq FROM staged WHERE session = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
+			id, DefaultStaged)
+		return err
+	})
+}
+
+// Commit implements [Store.Commit].
+func (s *SQLite) Commit(ctx context.Context, id, key string, success bool) (bool, error) {
+	key, err := checkKey(key)
+	if err != nil {
+		return false, err
+	}
+	if err := s.check(ctx, id); err != nil {
+		return false, err
+	}
+	found := false
+	err = s.update(ctx, "commit", true, func(tx *sql.Tx, now int64) error {
+		var (
+			seq                            int64
+			at                             int64
+			tool, summary, input, eff, rls []byte
+		)
+		err := tx.QueryRowContext(ctx, `SELECT seq, at, tool, summary, input, effects, rules FROM staged
+			WHERE session = ? AND key = ? ORDER BY seq DESC LIMIT 1`, id, []byte(key)).
+			Scan(&seq, &at, &tool, &summary, &input, &eff, &rls)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		if _, err := tx.ExecContext(ctx, `DELETE FROM staged WHERE seq = ?`, seq); err != nil {
+			return err
+		}
+		turn, err := touch(ctx, tx, id, now)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO records(session, turn, at, success, tool, summary, input, effects, rules)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, turn, at, success, tool, summary, input, eff, rls); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM records WHERE session = ?1 AND seq <=
+			(SELECT seq FROM records WHERE session = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
+			id, s.opts.Calls)
+		return err
+	})
+	return found, err
 }

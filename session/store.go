@@ -52,6 +52,21 @@ type Store interface {
 	// w.Turns turns.
 	Refusals(ctx context.Context, id, key string, w Window) (int, error)
 
+	// Stage remembers r as a call that was allowed under key (the host's
+	// tool-use id) but has not run yet, so that when the host reports it
+	// ran (Commit) the record made before it ran is used: a call's effects
+	// depend on the working directory it started in, and a host may report
+	// the one it ended in. Only the last [DefaultStaged] staged calls of a
+	// session are kept; staging a key again replaces it. An empty key fails
+	// with [ErrInvalid].
+	Stage(ctx context.Context, id, key string, r Record) error
+
+	// Commit appends the record staged under key as an executed call, with
+	// success set, in the session's current turn, and forgets it. It
+	// reports whether a record was staged under key; if not, nothing
+	// changes.
+	Commit(ctx context.Context, id, key string, success bool) (bool, error)
+
 	// Prune deletes every session with no write (AdvanceTurn, Append,
 	// NoteRefusal) for longer than idle, with its records and refusals,
 	// and returns how many sessions it deleted. An idle of zero or less
@@ -149,6 +164,9 @@ type Options struct {
 const (
 	// DefaultRefusals is the default Options.Refusals.
 	DefaultRefusals = 64
+	// DefaultStaged is how many staged (allowed, not yet reported) calls a
+	// session keeps.
+	DefaultStaged = 64
 	// DefaultRetention is the default Options.Retention: 7 days.
 	DefaultRetention = 7 * 24 * time.Hour
 	// DefaultPruneEvery is the default Options.PruneEvery.

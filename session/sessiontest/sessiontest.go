@@ -39,6 +39,8 @@ var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 //	append ID SUMMARY [tool=T] => ok
 //	appendn ID PREFIX N => ok             append PREFIX1 ... PREFIXN
 //	history ID [calls=N] [turns=N] => SUMMARY@TURN ... (or -)
+//	stage ID KEY SUMMARY => ok             a call allowed, not yet run
+//	commit ID KEY [fail] => committed      (or none when nothing was staged)
 //	refuse ID KEY => N
 //	refusals ID KEY [calls=N] [turns=N] => N
 //	prune [D] => N
@@ -292,6 +294,27 @@ func do(ctx context.Context, st session.Store, args []string) ([]string, error) 
 			out = append(out, r.Summary+"@"+strconv.Itoa(r.Turn))
 		}
 		return out, err
+	case "stage":
+		return done(st.Stage(ctx, id, arg(args, 2), session.Record{Tool: "Bash", Summary: arg(args, 3)}))
+	case "commit":
+		success := true
+		if len(args) > 3 {
+			if args[3] != "fail" {
+				return nil, fmt.Errorf("%w: unknown commit word %q", errScript, args[3])
+			}
+			success = false
+		}
+		ok, err := st.Commit(ctx, id, arg(args, 2), success)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return []string{"none"}, nil
+		}
+		if recs, err := st.History(ctx, id, session.Window{Calls: 1000, Turns: 1 << 30}); err == nil && len(recs) > 0 && recs[len(recs)-1].Success != success {
+			return nil, fmt.Errorf("committed record has success %v, want %v", recs[len(recs)-1].Success, success)
+		}
+		return []string{"committed"}, nil
 	case "refuse":
 		return count(st.NoteRefusal(ctx, id, arg(args, 2)))
 	case "refusals":

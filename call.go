@@ -29,6 +29,8 @@ const (
 	ToolWebFetch  = "WebFetch"
 	// ToolNotebookEdit edits a Jupyter notebook; its path is "notebook_path".
 	ToolNotebookEdit = "NotebookEdit"
+	// ToolGrep searches file contents; its optional path is "path".
+	ToolGrep = "Grep"
 )
 
 // RecentCall is one admitted watched call as (tool, turn), as the pipeline

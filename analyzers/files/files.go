@@ -48,7 +48,7 @@ var Analyzer = &analysis.Analyzer{
 		"authentication, cron, service and privilege files are denied; writes to shell rc files, git " +
 		"hooks, agent or toolwall settings and system directories are asked; reads of private keys, " +
 		"credentials and .env files are asked.",
-	Tools: []string{toolwall.ToolWrite, toolwall.ToolEdit, toolwall.ToolMultiEdit, toolwall.ToolRead, ToolNotebookEdit},
+	Tools: []string{toolwall.ToolWrite, toolwall.ToolEdit, toolwall.ToolMultiEdit, toolwall.ToolRead, ToolNotebookEdit, toolwall.ToolGrep},
 	Run:   run,
 }
 
@@ -98,8 +98,16 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 		return
 	}
 	field := "file_path"
-	if call.Tool == ToolNotebookEdit {
+	switch call.Tool {
+	case ToolNotebookEdit:
 		field = "notebook_path"
+	case toolwall.ToolGrep:
+		// Grep prints the matching lines of the files under "path": a
+		// read of them. Without a path it searches the working directory.
+		field = "path"
+		if _, ok := call.Field(field); !ok {
+			return
+		}
 	}
 	ti, err := decode(call.Input, field)
 	if err != nil {
@@ -118,7 +126,7 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	// Judge every reading a host might make of the path; the most severe
 	// one decides (DESIGN.md: what cannot be resolved is not safe).
 	p := all[0]
-	if call.Tool == toolwall.ToolRead {
+	if call.Tool == toolwall.ToolRead || call.Tool == toolwall.ToolGrep {
 		for _, q := range all[1:] {
 			if secrets.Classify(q, call.Home, project) > secrets.Classify(p, call.Home, project) {
 				p = q

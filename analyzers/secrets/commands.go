@@ -72,6 +72,9 @@ var copiers = map[string]spec{
 	"install": {short: "gmoSt", long: []string{"group", "mode", "owner", "suffix", "target-directory"}},
 	"rsync":   {short: "eBfTM", long: []string{"rsh", "exclude", "include", "exclude-from", "include-from", "files-from", "filter", "temp-dir", "log-file", "password-file", "port", "chmod", "chown", "backup-dir", "suffix", "partial-dir", "compare-dest", "link-dest", "copy-dest", "timeout", "bwlimit", "max-size", "min-size", "rsync-path", "out-format", "info", "debug", "usermap", "groupmap", "sockopts", "contimeout", "address", "iconv", "block-size", "max-delete", "modify-window", "remote-option"}},
 	"scp":     {short: "cDFiJloPSX"},
+	// ln makes a secret readable under another name: a later call that
+	// sends the link sends the secret.
+	"ln": {short: "St", long: []string{"suffix", "target-directory"}},
 }
 
 // curlSpec lists curl's options that take a value.

@@ -122,6 +122,7 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	}
 	for _, c := range in.Script.Commands {
 		s.egress(c)
+		s.tokenEgress(c)
 	}
 }
 

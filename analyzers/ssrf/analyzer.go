@@ -3,9 +3,11 @@ package ssrf
 import (
 	"context"
 	"net/url"
+	"strings"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analyzers/secrets"
 )
 
 // Analyzer judges the "url" field of WebFetch calls with [Check]. A call
@@ -35,7 +37,18 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	// A URL with a query string carries data out: after a secret read in
 	// the session, the chain rules ask (seed 003: sensitive read, then
 	// egress).
-	if pu, err := url.Parse(u); err == nil && pu.RawQuery != "" {
+	pu, err := url.Parse(u)
+	if err == nil && pu.RawQuery != "" {
 		r.Tag(toolwall.TagEgress, "", "query string")
 	}
+	if kind, issuer := secrets.CredentialToken(u); kind != "" && (err != nil || issuer == "" || !hostIn(pu.Hostname(), issuer)) {
+		r.Add(toolwall.Finding{Rule: secrets.RuleTokenEgress, Category: "secrets", Score: denyScore, Action: toolwall.Deny,
+			Reason: "fetching this URL was refused: it carries " + kind + ", and a leaked credential can only be fixed by rotating it. Do not put credentials in URLs; if a service needs one, ask the user to configure it."})
+	}
+}
+
+// hostIn reports whether host is domain or one of its subdomains.
+func hostIn(host, domain string) bool {
+	host = strings.ToLower(host)
+	return host == domain || strings.HasSuffix(host, "."+domain)
 }

@@ -173,6 +173,10 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 		return
 	}
 	for _, c := range in.Script.Commands {
+		if f, deny, ok := indirect(c, own, ask, call.Home); ok {
+			report("`"+c.String()+"`", f, deny)
+			continue
+		}
 		tree := treeChangers[c.Name] || c.Name == "find" && findChanges(c) || c.Name == "tar" && tarExtracts(c)
 		var names []string
 		if c.Name == "find" {
@@ -208,4 +212,111 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 			check(w, false)
 		}
 	}
+}
+
+// interpreters run code given on their command line.
+var interpreters = map[string]bool{
+	"python": true, "python2": true, "python3": true, "pypy": true, "pypy3": true, "node": true,
+	"nodejs": true, "bun": true, "deno": true, "perl": true, "ruby": true, "php": true, "lua": true,
+	"osascript": true, "pwsh": true, "powershell": true,
+}
+
+// indirect finds changes to protected files that name them indirectly:
+// a Go build whose output is toolwall's binary (go install of a package
+// of the same name, go build -o), inline interpreter code that mentions a
+// protected file (os.remove, writeFileSync, open(…, 'w')), and Claude
+// Code's own "claude config" changes. It returns the file, whether the
+// change is denied (toolwall's own) or asked (Claude's settings).
+func indirect(c *shell.Command, own, ask []string, home string) (string, bool, bool) {
+	switch {
+	case c.Name == "go" && (c.Arg(1) == "install" || c.Arg(1) == "build"):
+		for _, out := range goOutputs(c) {
+			for _, f := range own {
+				if out == f || path.Base(out) == path.Base(f) && c.Arg(1) == "install" && !strings.Contains(path.Base(f), ".") {
+					return f, true, true
+				}
+			}
+		}
+	case interpreters[c.Name]:
+		code := strings.Join(argValues(c), " ")
+		for _, f := range own {
+			if mentions(code, f, home) {
+				return f, true, true
+			}
+		}
+		for _, f := range ask {
+			if mentions(code, f, home) {
+				return f, false, true
+			}
+		}
+	case c.Name == "claude" && c.Arg(1) == "config" && slices.Contains([]string{"set", "add", "remove", "reset"}, c.Arg(2)):
+		if len(ask) > 0 {
+			return ask[0], false, true
+		}
+	}
+	return "", false, false
+}
+
+// argValues returns the values of c's arguments.
+func argValues(c *shell.Command) []string {
+	var out []string
+	for _, w := range c.Args[1:] {
+		out = append(out, w.Value)
+	}
+	return out
+}
+
+// mentions reports whether code names file f: its absolute path, or its
+// path below home (as in os.path.expanduser("~/…") or HOME + "/…").
+func mentions(code, f, home string) bool {
+	if strings.Contains(code, f) {
+		return true
+	}
+	if home != "" && paths.StrictlyUnder(f, home) {
+		return strings.Contains(code, strings.TrimPrefix(f, home+"/"))
+	}
+	return false
+}
+
+// goOutputs lists the files a go install or go build command writes, as
+// far as they are known: go build -o FILE (or DIR/ plus the package's
+// last element), and for go install the last element of each package
+// (where it lands depends on GOBIN, so only its name is known; the caller
+// compares names).
+func goOutputs(c *shell.Command) []string {
+	var out, pkgs []string
+	o := ""
+	args := c.Args[2:]
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-o" && i+1 < len(args):
+			o = paths.Abs(args[i+1].Value, c.Cwd)
+			if strings.HasSuffix(args[i+1].Value, "/") {
+				o += "/"
+			}
+			i++
+		case strings.HasPrefix(v, "-o="):
+			o = paths.Abs(v[3:], c.Cwd)
+		case strings.HasPrefix(v, "-"):
+		default:
+			pkgs = append(pkgs, v)
+		}
+	}
+	if len(pkgs) == 0 {
+		pkgs = []string{c.Cwd}
+	}
+	for _, p := range pkgs {
+		p, _, _ = strings.Cut(p, "@")
+		name := path.Base(paths.Abs(p, c.Cwd))
+		switch {
+		case o != "" && strings.HasSuffix(o, "/"):
+			out = append(out, path.Join(o, name))
+		case o != "":
+			out = append(out, o)
+		default:
+			out = append(out, "/"+name)
+		}
+	}
+	return out
 }

@@ -291,12 +291,16 @@ func TestHookSelfProtection(t *testing.T) {
 	env := hookEnv(t)
 	state := strings.TrimPrefix(env[0], "TOOLWALL_STATE=")
 	conf := configFile(t, "[rules]\ndisable = [\"priv.sudo\"]\n")
-	env = append(env, "TOOLWALL_CONFIG="+conf)
+	shadow := t.TempDir()
+	env = append(env, "TOOLWALL_CONFIG="+conf, "PATH="+shadow+":"+os.Getenv("PATH"))
 	for _, cmd := range []string{
 		"rm -f " + state,
 		"sqlite3 " + state + " 'delete from records'",
 		"printf '[rules]\\ndisable=[\"rm.dangerous-target\"]\\n' > " + conf,
 		"cp /bin/true " + bin,
+		"go install ./cmd/toolwall",
+		"cp /bin/true " + filepath.Join(shadow, "toolwall"),
+		"python3 -c \"import os; os.remove('" + state + "')\"",
 	} {
 		d := decision(t, runHook(t, env, pre("s1", cmd)))
 		if d.PermissionDecision != "deny" || !strings.Contains(d.PermissionDecisionReason, "self.tamper") {

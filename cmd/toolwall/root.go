@@ -110,7 +110,8 @@ func statePath(flag string, cfg *policy.Config) (string, error) {
 
 // ownFiles lists toolwall's own files, which the self analyzer protects:
 // the configuration (where it is or would be read from), the state
-// database with its WAL and shared-memory files, and this binary.
+// database with its WAL and shared-memory files, this binary, and its
+// name in every PATH directory.
 func ownFiles(cfg *policy.Config, state string) []string {
 	var out []string
 	conf := cfg.Source
@@ -131,6 +132,13 @@ func ownFiles(cfg *policy.Config, state string) []string {
 			exe = real
 		}
 		out = append(out, exe)
+		// A program of the same name earlier on the PATH would run in
+		// place of this one when the host calls "toolwall".
+		for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+			if filepath.IsAbs(dir) {
+				out = append(out, filepath.Join(dir, filepath.Base(exe)))
+			}
+		}
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/toolwall/toolwall/analyzers/remote"
 	"github.com/toolwall/toolwall/analyzers/secrets"
 	"github.com/toolwall/toolwall/analyzers/ssrf"
+	"github.com/toolwall/toolwall/analyzers/unresolved"
 )
 
 // All returns the built-in analyzers in the order the gate runs them.
@@ -21,5 +22,6 @@ func All() []*analysis.Analyzer {
 		persist.Analyzer,
 		files.Analyzer,
 		ssrf.Analyzer,
+		unresolved.Analyzer,
 	}
 }

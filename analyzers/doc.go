@@ -10,4 +10,6 @@
 //   - ops: git work, databases, infrastructure, system control, sudo
 //   - files: the Write, Edit, MultiEdit, NotebookEdit and Read tools
 //   - ssrf: URLs of fetch tools, before DNS
+//   - unresolved: commands whose program cannot be known before they run
+//   - self (built by the driver with its paths): toolwall's own files
 package analyzers

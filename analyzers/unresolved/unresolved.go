@@ -1,0 +1,45 @@
+package unresolved
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+)
+
+// RuleCommand is the rule id of a command whose program is unknown.
+const RuleCommand = "unresolved.command"
+
+// Analyzer asks about Bash commands whose program toolwall cannot name. In
+// RootContext it reports nothing (seed 004).
+var Analyzer = &analysis.Analyzer{
+	Name:  "unresolved",
+	Doc:   "asks about commands whose program comes from a variable, an array, a command substitution or a glob",
+	Tools: []string{toolwall.ToolBash},
+	Run:   run,
+}
+
+func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
+	if in.Script == nil || in.Call.IsRoot() {
+		return
+	}
+	for _, c := range in.Script.Commands {
+		if len(c.Args) == 0 {
+			continue
+		}
+		w := c.Args[0]
+		var why string
+		switch {
+		case w.Dynamic:
+			why = "its program comes from a variable, an array or a command substitution"
+		case w.Glob:
+			why = "its program name is a pattern the shell expands"
+		default:
+			continue
+		}
+		r.Add(toolwall.Finding{Rule: RuleCommand, Category: "unresolved", Score: 0.6, Action: toolwall.Ask,
+			Reason: fmt.Sprintf("`%s` needs confirmation: %s, so toolwall cannot tell what it would run. Write the program's name out literally.", c.String(), why)})
+		return
+	}
+}

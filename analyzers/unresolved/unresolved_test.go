@@ -1,0 +1,84 @@
+package unresolved
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/shell"
+)
+
+func judge(t testing.TB, cmd string, root bool) toolwall.Action {
+	s, err := shell.Read(cmd, shell.Options{Cwd: "/workspace/app", Home: "/home/user"})
+	if err != nil {
+		t.Fatalf("%q: %v", cmd, err)
+	}
+	call := toolwall.NewBashCall(cmd)
+	call.Cwd, call.Project, call.Home = "/workspace/app", "/workspace/app", "/home/user"
+	if root {
+		call.Context = toolwall.RootContext
+	}
+	rep := &analysis.Report{}
+	Analyzer.Run(context.Background(), &analysis.Input{Call: call, Script: s}, rep.For("unresolved"))
+	act := toolwall.Allow
+	for _, f := range rep.Findings {
+		act = toolwall.Stricter(act, f.Action)
+		if f.Reason == "" || f.Rule != RuleCommand {
+			t.Errorf("%q: malformed finding %+v", cmd, f)
+		}
+	}
+	return act
+}
+
+func TestCases(t *testing.T) {
+	f, err := os.Open("testdata/cases.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		want, cmd, _ := strings.Cut(line, "\t")
+		if got := judge(t, cmd, false); got.String() != want {
+			t.Errorf("%q: %v, want %s", cmd, got, want)
+		}
+		if got := judge(t, cmd, true); got != toolwall.Allow {
+			t.Errorf("%q in root context: %v", cmd, got)
+		}
+		n++
+	}
+	if n < 15 {
+		t.Fatalf("%d cases", n)
+	}
+}
+
+func FuzzUnresolved(f *testing.F) {
+	f.Add("$x -rf ~")
+	f.Add("/usr/bin/r[m] x")
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if _, err := shell.Read(cmd, shell.Options{Cwd: "/w", Home: "/h"}); err != nil {
+			return
+		}
+		if judge(t, cmd, false) != judge(t, cmd, false) {
+			t.Fatal("not deterministic")
+		}
+	})
+}
+
+func BenchmarkRun(b *testing.B) {
+	s, _ := shell.Read("cd src && go test ./... 2>&1 | tail -20", shell.Options{Cwd: "/w", Home: "/h"})
+	in := &analysis.Input{Call: toolwall.NewBashCall("x"), Script: s}
+	b.ReportAllocs()
+	for b.Loop() {
+		Analyzer.Run(context.Background(), in, &analysis.Report{})
+	}
+}

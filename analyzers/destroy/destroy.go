@@ -119,6 +119,8 @@ func (a *run) command(c *shell.Command) {
 		a.rsync(c, args)
 	case n == "fd" || n == "fdfind":
 		a.fd(c, args)
+	case archiveInputs(n, args) != nil:
+		a.consumed(c, archiveInputs(n, args))
 	case a.nodeDelete(c, n, args):
 	default:
 		a.disk(c, n, args)

@@ -114,9 +114,10 @@ func (a *run) moveSystem(c *shell.Command, srcs []shell.Word) {
 // reported; neither is a dry run (-n) or a remote DEST (host:path).
 func (a *run) rsync(c *shell.Command, args []shell.Word) {
 	p := parseArgs(args[1:], rsyncSpec)
-	deletes, dry := false, false
+	deletes, dry, moves := false, false, false
 	for _, o := range p.opts {
 		deletes = deletes || strings.HasPrefix(o.k, "del")
+		moves = moves || o.k == "remove-source-files"
 		switch o.k {
 		case "n", "dry-run":
 			dry = true
@@ -124,7 +125,15 @@ func (a *run) rsync(c *shell.Command, args []shell.Word) {
 			dry = false // rsync's --no-OPTION turns an option off again
 		}
 	}
-	if !deletes || dry || len(p.operands) < 2 {
+	if dry || len(p.operands) < 2 {
+		return
+	}
+	if moves {
+		// --remove-source-files deletes every file it sent: the sources
+		// are emptied as a recursive delete would.
+		a.consumed(c, p.operands[:len(p.operands)-1])
+	}
+	if !deletes {
 		return
 	}
 	w := p.operands[len(p.operands)-1]

@@ -57,6 +57,10 @@ func (a *run) rm(c *shell.Command, args []shell.Word) {
 			}
 		case t.wipe:
 			a.judgeWipe(c, t)
+		default:
+			if a.env.classify(t) == clsProjectGit {
+				a.gitInternals(c, t)
+			}
 		}
 	}
 }
@@ -73,7 +77,18 @@ func (a *run) judgeWipe(c *shell.Command, t target) {
 			a.ask("rm.project-subtree", quote(c)+" needs confirmation: it deletes every file at the top of the project ("+
 				t.abs+") and "+why+". Delete the files you mean by name.")
 		}
+	case clsProjectGit:
+		a.gitInternals(c, t)
 	}
+}
+
+// gitInternals asks before files of git's own store are deleted one by
+// one (.git/HEAD, objects, refs, logs, the index): commits and branches
+// can be lost that no command restores. Lock files and hooks are not
+// core and pass.
+func (a *run) gitInternals(c *shell.Command, t target) {
+	a.ask("rm.git-internals", quote(c)+" needs confirmation: it deletes "+t.abs+", part of git's own store of commits and branches, "+
+		"which git may not be able to rebuild. Use git commands (git gc, git branch -d, git update-ref) instead.")
 }
 
 // judgeDelete judges the recursive delete of one resolved target by its

@@ -202,6 +202,14 @@ func Judge(absPath, home, project string) Judgment {
 	if strings.Contains(p, "/.claude/hooks/") {
 		return ask("is one of the agent's hook scripts: the agent's settings run it on tool calls")
 	}
+	if (strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py") &&
+		(strings.Contains(p, "/site-packages/") || strings.Contains(p, "/dist-packages/")) {
+		return ask("is a Python startup hook: every Python process runs it")
+	}
+	if shadowed[base] && (strings.HasSuffix(path.Dir(p), "/bin") || strings.HasSuffix(path.Dir(p), "/.local/bin")) &&
+		!strings.HasPrefix(p, lproject+"/") {
+		return ask("would put a program named " + base + " on the PATH, in place of the one the user expects")
+	}
 	if base == "tasks.json" && path.Base(path.Dir(p)) == ".vscode" {
 		return ask("is a VS Code task list: a task can run on folder open")
 	}
@@ -245,4 +253,14 @@ func underAny(p string, roots []string) bool {
 		}
 	}
 	return false
+}
+
+// shadowed are commands a program of the same name, placed earlier on the
+// PATH, would stand in for without the user noticing.
+var shadowed = map[string]bool{
+	"git": true, "ssh": true, "sudo": true, "ls": true, "cd": true, "cat": true, "cp": true, "mv": true,
+	"rm": true, "sh": true, "bash": true, "zsh": true, "env": true, "python": true, "python3": true,
+	"pip": true, "pip3": true, "node": true, "npm": true, "npx": true, "go": true, "make": true,
+	"curl": true, "wget": true, "docker": true, "kubectl": true, "gpg": true, "scp": true, "which": true,
+	"toolwall": true, "claude": true, "code": true, "vim": true, "nano": true, "less": true,
 }

@@ -78,7 +78,77 @@ func (k *checker) git(x cmdCtx) {
 	if len(p.operands) == 0 {
 		return
 	}
+	if why := g.inlineExec(x.cmd); why != "" {
+		k.ask(x, "git.config-exec", catGit, why,
+			"Run the command directly so it can be checked, without handing it to git as a setting")
+	}
 	k.gitRun(x, g, p.operands, 0)
+}
+
+// gitExecEnv are environment variables whose value git runs as a command.
+var gitExecEnv = map[string]bool{
+	"GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SSH_COMMAND": true, "GIT_SSH": true,
+	"GIT_EXTERNAL_DIFF": true, "GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "PAGER": true,
+	"EDITOR": true, "VISUAL": true,
+}
+
+// inlineExec says why a git command hands a command to git through its
+// own settings for this run (git -c core.pager=…, GIT_SSH_COMMAND=… git):
+// git runs it, unseen by the other checks. A plain program name
+// (core.pager=less, EDITOR=vim) passes; shell syntax or a "!" alias asks.
+func (g *git) inlineExec(c *shell.Command) string {
+	for key, val := range g.config {
+		switch {
+		case strings.HasPrefix(key, "alias.") && strings.HasPrefix(strings.TrimSpace(val), "!"):
+			return "-c " + key + " defines an alias that runs a shell command"
+		case gitExecKeys[key] && !plainTool(val):
+			return "-c " + key + " hands git a shell command to run"
+		case key == "core.fsmonitor" && !gitBool(val):
+			return "-c core.fsmonitor hands git a command it runs on status"
+		case strings.HasPrefix(key, "filter.") || strings.HasPrefix(key, "diff.") && strings.HasSuffix(key, ".textconv"):
+			return "-c " + key + " hands git a command it runs on the files"
+		}
+	}
+	if c == nil {
+		return ""
+	}
+	for _, a := range c.Assigns {
+		n, v, _ := strings.Cut(a, "=")
+		if gitExecEnv[n] && !plainTool(v) {
+			return n + " hands git a shell command to run"
+		}
+	}
+	return ""
+}
+
+// plainTools are programs git is commonly told to use as pager, editor,
+// ssh or diff tool.
+var plainTools = map[string]bool{
+	"less": true, "more": true, "most": true, "cat": true, "bat": true, "delta": true, "diff-so-fancy": true,
+	"vim": true, "nvim": true, "vi": true, "nano": true, "emacs": true, "emacsclient": true, "code": true,
+	"subl": true, "mate": true, "micro": true, "hx": true, "kak": true, "true": true, "ssh": true,
+	"git-credential-manager": true, "gpg": true, "gpg2": true,
+}
+
+// plainTool reports whether a command-valued setting is one plain command
+// of a known pager, editor or ssh, as the shell reads it ("less -R",
+// "ssh -i ~/.ssh/key", "code --wait").
+func plainTool(v string) bool {
+	if strings.TrimSpace(v) == "" {
+		return true
+	}
+	s, err := shell.Read(v, shell.Options{})
+	if err != nil || len(s.Commands) != 1 {
+		return false
+	}
+	c := s.Commands[0]
+	for _, w := range c.Args {
+		// ssh -o ProxyCommand=… / LocalCommand=… runs a shell command too.
+		if l := strings.ToLower(w.Value); strings.Contains(l, "proxycommand") || strings.Contains(l, "localcommand") {
+			return false
+		}
+	}
+	return plainTools[c.Name] && c.Via == "" && len(c.Wrappers) == 0 && len(c.Redirects) == 0
 }
 
 // envConfig reads GIT_CONFIG_COUNT-style settings from the command's

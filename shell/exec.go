@@ -175,7 +175,8 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 		w.watch(cmd, f)
 	case cmd.Name == "ssh":
 		w.ssh(cmd, f)
-	case cmd.Name == "script", cmd.Name == "flock", cmd.Name == "sg", cmd.Name == "at", cmd.Name == "batch":
+	case cmd.Name == "script", cmd.Name == "flock", cmd.Name == "sg", cmd.Name == "at", cmd.Name == "batch",
+		cmd.Name == "tmux", cmd.Name == "screen", cmd.Name == "parallel", cmd.Name == "sem":
 		w.shellRunner(cmd, f)
 	}
 }

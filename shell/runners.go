@@ -2,6 +2,8 @@ package shell
 
 import (
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // astGrep are the subcommands of ast-grep, whose binary is also named
@@ -71,7 +73,150 @@ func (w *walker) shellRunner(cmd *Command, f frame) {
 		}
 	case "at", "batch":
 		w.atJob(cmd, f)
+	case "tmux":
+		if body, ok := tmuxBody(cmd.Args); ok {
+			w.runBody(Word{Value: body}, cmd, f)
+		}
+	case "screen":
+		if argv := screenArgv(cmd.Args); len(argv) > 0 {
+			w.runBody(Word{Value: argvText(argv)}, cmd, f)
+		}
+	case "parallel", "sem":
+		if body, ok := parallelBody(cmd.Args); ok {
+			w.runBody(Word{Value: body}, cmd, f)
+		}
 	}
+}
+
+// argvText renders words as shell text that reads back as the same argv;
+// a dynamic word becomes an unknown variable, which reads back as dynamic.
+func argvText(args []Word) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		q, err := syntax.Quote(a.Value, syntax.LangBash)
+		if a.Dynamic || err != nil {
+			q = `"$__toolwall_runtime"`
+		}
+		parts[i] = q
+	}
+	return strings.Join(parts, " ")
+}
+
+// tmuxBody returns the shell command a tmux invocation runs (tmux(1)):
+// the -c COMMAND global option, or the command of new-session,
+// new-window, split-window, respawn-pane/-window and run-shell (one word:
+// a shell command; several: an argv), or the text send-keys types into a
+// pane's shell (key names such as Enter dropped).
+func tmuxBody(args []Word) (string, bool) {
+	i := 1
+	for ; i < len(args) && strings.HasPrefix(args[i].Value, "-"); i++ {
+		switch args[i].Value {
+		case "-c":
+			if i+1 < len(args) && !args[i+1].Dynamic {
+				return args[i+1].Value, true
+			}
+			return "", false
+		case "-L", "-S", "-f", "-T":
+			i++
+		}
+	}
+	if i >= len(args) {
+		return "", false
+	}
+	sub := args[i].Value
+	switch sub {
+	case "new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp",
+		"respawn-window", "respawnw", "run-shell", "run", "send-keys", "send":
+	default:
+		return "", false
+	}
+	rest := args[i+1:]
+	for len(rest) > 0 && strings.HasPrefix(rest[0].Value, "-") && rest[0].Value != "-" {
+		opt := rest[0].Value
+		rest = rest[1:]
+		if len(opt) == 2 && strings.ContainsRune("cefnstxylpFLSTN", rune(opt[1])) && len(rest) > 0 {
+			rest = rest[1:]
+		}
+	}
+	if sub == "send-keys" || sub == "send" {
+		var keys []Word
+		for _, k := range rest {
+			switch k.Value {
+			case "Enter", "C-m", "KPEnter", "C-j", "Space", "Tab":
+				continue
+			}
+			keys = append(keys, k)
+		}
+		return joinStatic(keys)
+	}
+	switch len(rest) {
+	case 0:
+		return "", false
+	case 1:
+		if rest[0].Dynamic {
+			return argvText(rest), true
+		}
+		return rest[0].Value, true
+	}
+	return argvText(rest), true
+}
+
+// screenArgv returns the command screen(1) starts: the words after its
+// options (-S NAME and the other value options skipped).
+func screenArgv(args []Word) []Word {
+	i := 1
+	for ; i < len(args) && strings.HasPrefix(args[i].Value, "-"); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-X" || v == "-Q" || v == "-ls" || v == "-list" || v == "-r" || v == "-R" || v == "-x" || v == "-wipe" || v == "-v" || v == "-version":
+			return nil // a command for a running session, or no new one
+		case len(v) >= 2 && !strings.HasPrefix(v, "--") && strings.ContainsRune("ScehpTts", rune(v[len(v)-1])):
+			i++ // -S NAME, and bundles ending in a value option (-dmS NAME)
+		}
+	}
+	if i >= len(args) {
+		return nil
+	}
+	return args[i:]
+}
+
+// parallelBody returns the command GNU parallel runs for its first input:
+// the command words, followed by the first ::: argument (or a dynamic
+// word when arguments come from stdin or a file), with {} replaced.
+func parallelBody(args []Word) (string, bool) {
+	i := 1
+	for ; i < len(args) && strings.HasPrefix(args[i].Value, "-"); i++ {
+		switch args[i].Value {
+		case "-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "-d", "--delimiter", "-E", "-I",
+			"--colsep", "-C", "--joblog", "--results", "--tmpdir", "--workdir", "-n", "-N", "-L", "-P", "--timeout":
+			i++
+		}
+	}
+	var cmdWords, input []Word
+	for ; i < len(args); i++ {
+		if v := args[i].Value; v == ":::" || v == "::::" || v == ":::+" || v == "::::+" {
+			if v == ":::" && i+1 < len(args) {
+				input = args[i+1 : i+2]
+			}
+			break
+		}
+		cmdWords = append(cmdWords, args[i])
+	}
+	if len(cmdWords) == 0 {
+		return "", false // commands come from the input: the remote analyzer's case
+	}
+	arg := `"$__toolwall_runtime"`
+	if len(input) == 1 {
+		arg = argvText(input)
+	}
+	body, placed := argvText(cmdWords), false
+	if strings.Contains(body, "{}") {
+		body, placed = strings.ReplaceAll(body, "{}", arg), true
+	}
+	if !placed {
+		body += " " + arg
+	}
+	return body, true
 }
 
 // atJob re-reads the static job text at/batch read on stdin (at(1)): it

@@ -147,6 +147,8 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 		w.shellRunner(cmd, f)
 	case l != langNone:
 		w.interp(cmd, l, f)
+	case awks[cmd.Name]:
+		w.awk(cmd, f)
 	case cmd.Name == "cd" || cmd.Name == "pushd" || cmd.Name == "popd":
 		if plain(cmd) {
 			w.cd(cmd, f)

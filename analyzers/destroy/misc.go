@@ -57,7 +57,14 @@ func (a *run) copyMove(c *shell.Command, n string, args []shell.Word) {
 	if dest == "" {
 		return
 	}
-	a.r.Tag(toolwall.TagStage, dest, "")
+	// A single static source is named in the effect's Detail
+	// ("from:/abs/src"), so chain memory can follow a downloaded file
+	// through a later rename or copy.
+	from := ""
+	if _, dir := p.val("t", "target-directory"); !dir && len(srcs) == 1 && !srcs[0].Dynamic {
+		from = "from:" + a.env.abs(srcs[0].Value, c.Cwd)
+	}
+	a.r.Tag(toolwall.TagStage, dest, from)
 	if a.env.systemWrite(dest) {
 		a.r.Tag(toolwall.TagSystemWrite, dest, "")
 	}

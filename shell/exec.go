@@ -22,11 +22,26 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 		}
 		if len(ce.Args) == 0 && a.Name != nil {
 			w.taint(a.Name.Value, f.scope)
+			if w.known[a] && !aw.Dynamic {
+				if f.scope.vars == nil {
+					f.scope.vars = map[string]string{}
+				}
+				f.scope.vars[a.Name.Value] = strings.TrimPrefix(aw.Value, a.Name.Value+"=")
+			}
 		}
 	}
 	args := make([]Word, 0, len(ce.Args))
-	for _, a := range ce.Args {
+	for i, a := range ce.Args {
+		w.usedVar = false
+		n := len(args)
 		args = w.arg(a, &f, &subs, args)
+		if i == 0 && w.usedVar {
+			// A program named through a script variable stays unresolved:
+			// the indirection is itself worth a human's look (DESIGN 2).
+			for j := n; j < len(args); j++ {
+				args[j] = Word{Raw: args[j].Raw, Dynamic: true}
+			}
+		}
 	}
 	if w.err != nil {
 		return nil

@@ -55,6 +55,7 @@ func Read(src string, opt Options) (*Script, error) {
 		return nil, err
 	}
 	f := frame{src: src, scope: newScope(nil), piped: 1, pos: &positional{}}
+	w.known = knownVars(file)
 	w.stmts(file.Stmts, f)
 	if w.err != nil {
 		return nil, w.err
@@ -105,9 +106,15 @@ func nesting(src string) int {
 
 // walker holds the state of one Read.
 type walker struct {
-	opt    Options
-	script *Script
-	parser *syntax.Parser
+	// known are the assignment nodes whose values the walk records in
+	// scope.vars (see knownVars).
+	// usedVar is set when a word resolved a script variable (see
+	// knownVars); call uses it to keep a command word unresolved.
+	usedVar bool
+	known   map[*syntax.Assign]bool
+	opt     Options
+	script  *Script
+	parser  *syntax.Parser
 	// out is where emitted commands go: Script.Commands, or a Func's
 	// Calls while a definition is walked.
 	out *[]*Command
@@ -137,6 +144,9 @@ type scope struct {
 	// shells).
 	aliases                  map[string]string
 	homeSet, userSet, pwdSet bool
+	// vars are the values of variables the script assigned in ways the
+	// reader can follow (see knownVars); only the top-level scope has them.
+	vars map[string]string
 }
 
 type funcDef struct {

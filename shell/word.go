@@ -324,6 +324,11 @@ func (w *walker) param(p *syntax.ParamExp, f *frame) (string, bool) {
 			return "", false
 		}
 		v = w.opt.User
+	default:
+		if val, ok := f.scope.vars[p.Param.Value]; ok && plainValue(val) {
+			v = val
+			w.usedVar = true
+		}
 	}
 	if v == "" {
 		return "", false

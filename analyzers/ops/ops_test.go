@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analysis/analysistest"
 	"github.com/toolwall/toolwall/analyzers/ops"
 	"github.com/toolwall/toolwall/shell"
 )
@@ -26,70 +27,19 @@ const (
 // analyze reads command as the gate would and runs the ops analyzer.
 func analyze(t testing.TB, command string, ctx toolwall.ExecContext) *analysis.Report {
 	t.Helper()
-	call := toolwall.NewBashCall(command)
-	call.Cwd, call.Project, call.Home, call.Context = testCwd, testCwd, testHome, ctx
-	script, err := shell.Read(command, shell.Options{Cwd: testCwd, Home: testHome})
-	if err != nil {
-		t.Fatalf("shell.Read(%q): %v", command, err)
-	}
-	r := (&analysis.Report{}).For(ops.Analyzer.Name)
-	ops.Analyzer.Run(context.Background(), &analysis.Input{Call: call, Script: script}, r)
-	return r
-}
-
-// strongest returns the most severe action among the findings.
-func strongest(r *analysis.Report) toolwall.Action {
-	a := toolwall.Allow
-	for _, f := range r.Findings {
-		a = toolwall.Stricter(a, f.Action)
-	}
-	return a
-}
-
-type row struct {
-	line   int
-	fields []string
-}
-
-// readTSV reads a tab-separated file of testdata, skipping blank lines and
-// "#" comments. A literal "\n" in a field stands for a newline.
-func readTSV(t testing.TB, name string, cols int) []row {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []row
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fs := strings.SplitN(line, "\t", cols)
-		if len(fs) != cols {
-			t.Fatalf("%s:%d: want %d tab-separated fields, got %d", name, n, cols, len(fs))
-		}
-		fs[cols-1] = strings.ReplaceAll(fs[cols-1], `\n`, "\n")
-		rows = append(rows, row{n, fs})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return analysistest.Bash(t, ops.Analyzer, command, analysistest.Places{Cwd: testCwd, Home: testHome}, ctx)
 }
 
 func TestCases(t *testing.T) {
-	for _, c := range readTSV(t, "cases.tsv", 3) {
-		expect, rule, command := c.fields[0], c.fields[1], c.fields[2]
-		t.Run(fmt.Sprintf("%d", c.line), func(t *testing.T) {
+	for _, c := range analysistest.ReadTSV(t, "cases.tsv", 3) {
+		expect, rule, command := c.Fields[0], c.Fields[1], c.Fields[2]
+		t.Run(fmt.Sprintf("%d", c.Line), func(t *testing.T) {
 			r := analyze(t, command, toolwall.UserContext)
 			var want toolwall.Action
 			switch expect {
 			case "allow":
 				if len(r.Findings) > 0 {
-					t.Fatalf("cases.tsv:%d %q: want no finding, got %+v", c.line, command, r.Findings)
+					t.Fatalf("cases.tsv:%d %q: want no finding, got %+v", c.Line, command, r.Findings)
 				}
 				return
 			case "warn":
@@ -97,10 +47,10 @@ func TestCases(t *testing.T) {
 			case "ask":
 				want = toolwall.Ask
 			default:
-				t.Fatalf("cases.tsv:%d: unknown expectation %q", c.line, expect)
+				t.Fatalf("cases.tsv:%d: unknown expectation %q", c.Line, expect)
 			}
-			if got := strongest(r); got != want {
-				t.Fatalf("cases.tsv:%d %q: want %v, got %v: %+v", c.line, command, want, got, r.Findings)
+			if got := analysistest.Strongest(r); got != want {
+				t.Fatalf("cases.tsv:%d %q: want %v, got %v: %+v", c.Line, command, want, got, r.Findings)
 			}
 			var rules []string
 			for _, f := range r.Findings {
@@ -108,7 +58,7 @@ func TestCases(t *testing.T) {
 				checkFinding(t, f)
 			}
 			if !contains(rules, rule) {
-				t.Fatalf("cases.tsv:%d %q: want rule %s, got %v", c.line, command, rule, rules)
+				t.Fatalf("cases.tsv:%d %q: want rule %s, got %v", c.Line, command, rule, rules)
 			}
 		})
 	}
@@ -153,13 +103,13 @@ func contains(ss []string, s string) bool {
 // TestRootContext: in RootContext nothing is reported (seed 004), for
 // commands that do report in UserContext.
 func TestRootContext(t *testing.T) {
-	for _, c := range readTSV(t, "root.txt", 1) {
-		command := c.fields[0]
+	for _, c := range analysistest.ReadTSV(t, "root.txt", 1) {
+		command := c.Fields[0]
 		if r := analyze(t, command, toolwall.UserContext); len(r.Findings) == 0 {
-			t.Errorf("root.txt:%d %q: no finding in user context; the case tests nothing", c.line, command)
+			t.Errorf("root.txt:%d %q: no finding in user context; the case tests nothing", c.Line, command)
 		}
 		if r := analyze(t, command, toolwall.RootContext); len(r.Findings)+len(r.Effects) > 0 {
-			t.Errorf("root.txt:%d %q: want nothing in root context, got %+v %+v", c.line, command, r.Findings, r.Effects)
+			t.Errorf("root.txt:%d %q: want nothing in root context, got %+v %+v", c.Line, command, r.Findings, r.Effects)
 		}
 	}
 }
@@ -167,8 +117,8 @@ func TestRootContext(t *testing.T) {
 // TestEffects checks the risk tags: "tag<TAB>detail<TAB>path<TAB>command",
 // with expect "+" (present) or "-" (absent) as the first field.
 func TestEffects(t *testing.T) {
-	for _, c := range readTSV(t, "effects.tsv", 5) {
-		want, tag, detail, path, command := c.fields[0] == "+", toolwall.Tag(c.fields[1]), c.fields[2], c.fields[3], c.fields[4]
+	for _, c := range analysistest.ReadTSV(t, "effects.tsv", 5) {
+		want, tag, detail, path, command := c.Fields[0] == "+", toolwall.Tag(c.Fields[1]), c.Fields[2], c.Fields[3], c.Fields[4]
 		if detail == "-" {
 			detail = ""
 		}
@@ -183,7 +133,7 @@ func TestEffects(t *testing.T) {
 			}
 		}
 		if got != want {
-			t.Errorf("effects.tsv:%d %q: want %s %s/%s/%s, effects %+v", c.line, command, c.fields[0], tag, detail, path, r.Effects)
+			t.Errorf("effects.tsv:%d %q: want %s %s/%s/%s, effects %+v", c.Line, command, c.Fields[0], tag, detail, path, r.Effects)
 		}
 	}
 }
@@ -205,8 +155,8 @@ func TestNilInput(t *testing.T) {
 // FuzzAnalyze: any command line, read by the shell reader, never panics,
 // gives the same report twice, and is analyzed in bounded time.
 func FuzzAnalyze(f *testing.F) {
-	for _, c := range readTSV(f, "cases.tsv", 3) {
-		f.Add(c.fields[2])
+	for _, c := range analysistest.ReadTSV(f, "cases.tsv", 3) {
+		f.Add(c.Fields[2])
 	}
 	f.Fuzz(func(t *testing.T, command string) {
 		script, err := shell.Read(command, shell.Options{Cwd: testCwd, Home: testHome})
@@ -238,12 +188,12 @@ func FuzzAnalyze(f *testing.F) {
 // every command of cases.tsv.
 func BenchmarkRun(b *testing.B) {
 	var ins []*analysis.Input
-	for _, c := range readTSV(b, "cases.tsv", 3) {
-		script, err := shell.Read(c.fields[2], shell.Options{Cwd: testCwd, Home: testHome})
+	for _, c := range analysistest.ReadTSV(b, "cases.tsv", 3) {
+		script, err := shell.Read(c.Fields[2], shell.Options{Cwd: testCwd, Home: testHome})
 		if err != nil {
 			b.Fatal(err)
 		}
-		ins = append(ins, &analysis.Input{Call: toolwall.NewBashCall(c.fields[2]), Script: script})
+		ins = append(ins, &analysis.Input{Call: toolwall.NewBashCall(c.Fields[2]), Script: script})
 	}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -270,8 +220,8 @@ func TestBenignCorpora(t *testing.T) {
 		t.Skip("corpus scan")
 	}
 	reviewed := map[string]bool{}
-	for _, c := range readTSV(t, "corpus_true_positives.txt", 1) {
-		reviewed[c.fields[0]] = true
+	for _, c := range analysistest.ReadTSV(t, "corpus_true_positives.txt", 1) {
+		reviewed[c.Fields[0]] = true
 	}
 	for _, name := range []string{"tldr.jsonl", "nl2bash.jsonl"} {
 		f, err := os.Open(filepath.Join(corpusDir(), name))
@@ -297,7 +247,7 @@ func TestBenignCorpora(t *testing.T) {
 			call := toolwall.NewBashCall(rec.Cmd)
 			r := &analysis.Report{}
 			ops.Analyzer.Run(context.Background(), &analysis.Input{Call: call, Script: script}, r)
-			switch a := strongest(r); {
+			switch a := analysistest.Strongest(r); {
 			case a.Stops():
 				stops++
 				if !reviewed[rec.Cmd] {

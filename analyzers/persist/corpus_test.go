@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analysis/analysistest"
 	"github.com/toolwall/toolwall/analyzers"
 	"github.com/toolwall/toolwall/analyzers/persist"
 	"github.com/toolwall/toolwall/gate"
@@ -90,7 +91,7 @@ func TestBenignCorpus(t *testing.T) {
 			call.Cwd, call.Project, call.Home = testCwd, testCwd, testHome
 			r := (&analysis.Report{}).For("persist")
 			persist.Analyzer.Run(context.Background(), &analysis.Input{Call: call, Script: script}, r)
-			switch act := strongest(r); {
+			switch act := analysistest.Strongest(r); {
 			case act.Stops():
 				stops++
 				if act == toolwall.Deny {

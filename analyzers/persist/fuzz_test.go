@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analysis/analysistest"
 	"github.com/toolwall/toolwall/analyzers/persist"
 	"github.com/toolwall/toolwall/shell"
 )
@@ -16,8 +17,8 @@ import (
 // analyzer does not panic, gives the same report twice, stays fast, and
 // reports well-formed findings. Seeded from testdata/cases.tsv.
 func FuzzAnalyze(f *testing.F) {
-	for _, c := range readTSV(f, "cases.tsv", 3) {
-		f.Add(c.fields[2], c.fields[0] == "deny")
+	for _, c := range analysistest.ReadTSV(f, "cases.tsv", 3) {
+		f.Add(c.Fields[2], c.Fields[0] == "deny")
 	}
 	f.Fuzz(func(t *testing.T, command string, root bool) {
 		s, err := shell.Read(command, shell.Options{Cwd: testCwd, Home: testHome})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analysis/analysistest"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -23,28 +24,19 @@ var own = []string{
 
 // verdict runs the analyzer on one call and returns the strictest action.
 func verdict(t testing.TB, tool, input string) (toolwall.Action, []toolwall.Finding) {
-	call := toolwall.Call{Tool: tool, Input: json.RawMessage(input), Cwd: "/workspace/app", Project: "/workspace/app", Home: "/home/user"}
-	in := &analysis.Input{Call: call}
-	if tool == toolwall.ToolBash {
-		call = toolwall.NewBashCall(input)
-		call.Cwd, call.Project, call.Home = "/workspace/app", "/workspace/app", "/home/user"
-		in.Call = call
-		s, err := shell.Read(input, shell.Options{Cwd: call.Cwd, Home: call.Home})
-		if err != nil {
-			t.Fatalf("%q: %v", input, err)
-		}
-		in.Script = s
-	}
-	if a := New(own); !strings.Contains(strings.Join(a.Tools, ","), tool) && tool != toolwall.ToolRead {
+	a := New(own)
+	if !strings.Contains(strings.Join(a.Tools, ","), tool) && tool != toolwall.ToolRead {
 		t.Fatalf("tool %s not watched", tool)
 	}
-	rep := &analysis.Report{}
-	New(own).Run(context.Background(), in, rep)
-	act := toolwall.Allow
-	for _, f := range rep.Findings {
-		act = toolwall.Stricter(act, f.Action)
+	var rep *analysis.Report
+	if tool == toolwall.ToolBash {
+		rep = analysistest.Bash(t, a, input, analysistest.Places{Cwd: "/workspace/app", Home: "/home/user"}, toolwall.UserContext)
+	} else {
+		call := toolwall.Call{Tool: tool, Input: json.RawMessage(input), Cwd: "/workspace/app", Project: "/workspace/app", Home: "/home/user"}
+		rep = &analysis.Report{}
+		a.Run(context.Background(), &analysis.Input{Call: call}, rep)
 	}
-	return act, rep.Findings
+	return analysistest.Strongest(rep), rep.Findings
 }
 
 func TestCases(t *testing.T) {

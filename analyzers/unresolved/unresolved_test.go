@@ -9,29 +9,22 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analysis/analysistest"
 	"github.com/toolwall/toolwall/shell"
 )
 
 func judge(t testing.TB, cmd string, root bool) toolwall.Action {
-	s, err := shell.Read(cmd, shell.Options{Cwd: "/workspace/app", Home: "/home/user"})
-	if err != nil {
-		t.Fatalf("%q: %v", cmd, err)
-	}
-	call := toolwall.NewBashCall(cmd)
-	call.Cwd, call.Project, call.Home = "/workspace/app", "/workspace/app", "/home/user"
+	ctx := toolwall.UserContext
 	if root {
-		call.Context = toolwall.RootContext
+		ctx = toolwall.RootContext
 	}
-	rep := &analysis.Report{}
-	Analyzer.Run(context.Background(), &analysis.Input{Call: call, Script: s}, rep.For("unresolved"))
-	act := toolwall.Allow
+	rep := analysistest.Bash(t, Analyzer, cmd, analysistest.Places{Cwd: "/workspace/app", Home: "/home/user"}, ctx)
 	for _, f := range rep.Findings {
-		act = toolwall.Stricter(act, f.Action)
 		if f.Reason == "" || f.Rule != RuleCommand {
 			t.Errorf("%q: malformed finding %+v", cmd, f)
 		}
 	}
-	return act
+	return analysistest.Strongest(rep)
 }
 
 func TestCases(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/eval"
 )
 
@@ -57,7 +58,7 @@ func judge(cmd string) toolwall.Verdict {
 	return specGate.Evaluate(context.Background(), c.Call())
 }
 
-var specGate = newSpecGate(nil)
+var specGate = newSpecGate(engine.NoMemory)
 
 // TestCorpora measures the gate on the public corpora of shared/corpora
 // and prints the numbers the README reports. It fails only on gross

@@ -10,10 +10,8 @@ import (
 	"testing"
 
 	"github.com/toolwall/toolwall"
-	"github.com/toolwall/toolwall/analyzers"
+	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/eval"
-	"github.com/toolwall/toolwall/gate"
-	"github.com/toolwall/toolwall/session"
 )
 
 const specCopy = "testdata/spec/cases.jsonl"
@@ -42,8 +40,11 @@ func disputed(t *testing.T) map[string]string {
 	return out
 }
 
-func newSpecGate(store session.Store) *gate.Gate {
-	return gate.New(gate.Options{Analyzers: analyzers.All(), Store: store})
+// newSpecGate is the gate that ships, built as `toolwall eval` builds it:
+// every analyzer, self included, with toolwall's own files where an
+// install puts them; memory selects session memory.
+func newSpecGate(memory engine.Memory) *engine.Engine {
+	return engine.New(engine.Options{Memory: memory})
 }
 
 // TestSpec runs every acceptance case, those with history included, on the
@@ -66,9 +67,9 @@ func TestSpec(t *testing.T) {
 		}
 	}
 	r := &eval.Runner{
-		Shield: newSpecGate(nil),
+		Shield: newSpecGate(engine.NoMemory),
 		Fresh: func() toolwall.Shield {
-			return newSpecGate(session.NewMemory(session.Options{Calls: gate.ChainWindow.Calls}))
+			return newSpecGate(engine.Volatile)
 		},
 	}
 	for _, c := range cases {

@@ -46,6 +46,30 @@ const (
 	DefaultHome    = "/home/user"
 )
 
+// Places are the working directory, project root and home a case is
+// judged against when it does not give its own.
+type Places struct {
+	Cwd, Project, Home string
+}
+
+// DefaultPlaces are cwd and project /workspace/app, home /home/user.
+var DefaultPlaces = Places{Cwd: DefaultProject, Project: DefaultProject, Home: DefaultHome}
+
+// In returns c with each place it leaves empty taken from p (an empty
+// place of p keeps the package default).
+func (c Case) In(p Places) Case {
+	if c.Cwd == "" {
+		c.Cwd = p.Cwd
+	}
+	if c.Project == "" {
+		c.Project = p.Project
+	}
+	if c.Home == "" {
+		c.Home = p.Home
+	}
+	return c
+}
+
 // call builds the tool call of step s under the places of c; a step
 // without a tool is a Bash call.
 func (c Case) call(s Step) toolwall.Call {
@@ -225,10 +249,13 @@ type Runner struct {
 	// history. Nil means cases with history run on Shield with a
 	// per-case session id.
 	Fresh func() toolwall.Shield
+	// Places fill the places a case leaves empty (zero: DefaultPlaces).
+	Places Places
 }
 
 // Check runs one case and reports whether it passed, with the verdict.
 func (r *Runner) Check(ctx context.Context, c Case) (bool, toolwall.Verdict) {
+	c = c.In(r.Places)
 	sh := r.Shield
 	if len(c.History) > 0 && r.Fresh != nil {
 		sh = r.Fresh()

@@ -102,8 +102,7 @@ func (h *ClaudeCode) Handle(ctx context.Context, r io.Reader, w io.Writer) (v to
 	defer func() {
 		if p := recover(); p != nil {
 			h.logger().Error("toolwall hook: internal error", "panic", p)
-			v = toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1,
-				Reason: fmt.Sprintf("toolwall hit an internal error (%v) and refuses the call rather than let it through unchecked. Retry; if it persists, ask the user to check the toolwall installation.", p)}
+			v = internalError(p)
 			if event == "" || event == EventPreToolUse {
 				h.write(w, v)
 			}
@@ -181,8 +180,7 @@ func (h *ClaudeCode) decide(ctx context.Context, call toolwall.Call) toolwall.Ve
 		defer func() {
 			if p := recover(); p != nil {
 				h.logger().Error("toolwall hook: internal error", "panic", p)
-				done <- toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1,
-					Reason: fmt.Sprintf("toolwall hit an internal error (%v) and refuses the call rather than let it through unchecked. Retry; if it persists, ask the user to check the toolwall installation.", p)}
+				done <- internalError(p)
 			}
 		}()
 		done <- h.Shield.Evaluate(ctx, call)
@@ -191,9 +189,7 @@ func (h *ClaudeCode) decide(ctx context.Context, call toolwall.Call) toolwall.Ve
 	case v := <-done:
 		return v
 	case <-ctx.Done():
-		reason := fmt.Sprintf("toolwall could not finish checking this call within %v, so it is refused rather than let through unchecked. Retry; if it keeps happening, the state file may be locked by another process.", timeout)
-		return toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1, Reason: reason,
-			Findings: []toolwall.Finding{{Analyzer: "hook", Rule: "gate.timeout", Category: "internal", Score: 1, Action: toolwall.Deny, Reason: reason}}}
+		return toolwall.Refusal("hook", toolwall.RuleTimeout, fmt.Sprintf("toolwall could not finish checking this call within %v, so it is refused rather than let through unchecked. Retry; if it keeps happening, the state file may be locked by another process.", timeout))
 	}
 }
 
@@ -230,8 +226,7 @@ func succeeded(resp json.RawMessage) bool {
 
 func (h *ClaudeCode) refuse(w io.Writer, reason string) toolwall.Verdict {
 	h.logger().Warn("toolwall hook: refusing malformed payload", "reason", reason)
-	v := toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1, Reason: reason,
-		Findings: []toolwall.Finding{{Analyzer: "hook", Rule: "input.malformed", Category: "input", Score: 1, Action: toolwall.Deny, Reason: reason}}}
+	v := toolwall.Refusal("hook", toolwall.RuleMalformed, reason)
 	h.write(w, v)
 	return v
 }
@@ -283,4 +278,9 @@ func Explain(v toolwall.Verdict) string {
 		b.WriteString(" (" + n + ")")
 	}
 	return b.String()
+}
+
+// internalError is the refusal for a panic p inside the hook or the gate.
+func internalError(p any) toolwall.Verdict {
+	return toolwall.Refusal("hook", toolwall.RuleInternal, fmt.Sprintf("toolwall hit an internal error (%v) and refuses the call rather than let it through unchecked. Retry; if it persists, ask the user to check the toolwall installation.", p))
 }

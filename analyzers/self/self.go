@@ -32,22 +32,39 @@ var readOnly = map[string]bool{
 	"which": true, "type": true, "command": true, "dirname": true, "basename": true,
 }
 
-// New returns the analyzer for toolwall's own files own (absolute paths:
-// configuration, state database, binary). Claude Code's settings files
-// are derived per call from its home and project.
-func New(own []string) *analysis.Analyzer {
+// Files are toolwall's own files.
+type Files struct {
+	// Own are absolute paths (configuration, state database, binary);
+	// relative ones are ignored.
+	Own []string
+	// Home are paths relative to the home directory of each call (where
+	// an install puts them: "go/bin/toolwall", ".config/toolwall/…").
+	Home []string
+}
+
+// New returns the analyzer for toolwall's own files. Claude Code's
+// settings files are derived per call from its home and project.
+func New(files Files) *analysis.Analyzer {
 	var clean []string
-	for _, p := range own {
+	for _, p := range files.Own {
 		if path.IsAbs(p) {
 			clean = append(clean, path.Clean(p))
 		}
 	}
+	rel := slices.Clone(files.Home)
 	return &analysis.Analyzer{
 		Name:  "self",
 		Doc:   "refuses changes to toolwall's own configuration, state and binary; asks before changes to Claude Code's settings",
 		Tools: []string{toolwall.ToolBash, toolwall.ToolWrite, toolwall.ToolEdit, toolwall.ToolMultiEdit, toolwall.ToolNotebookEdit},
 		Run: func(_ context.Context, in *analysis.Input, r *analysis.Report) {
-			run(clean, in, r)
+			own := clean
+			if h := in.Call.Home; h != "" && len(rel) > 0 {
+				own = slices.Clone(clean)
+				for _, p := range rel {
+					own = append(own, path.Join(h, p))
+				}
+			}
+			run(own, in, r)
 		},
 	}
 }

@@ -24,7 +24,7 @@ var own = []string{
 
 // verdict runs the analyzer on one call and returns the strictest action.
 func verdict(t testing.TB, tool, input string) (toolwall.Action, []toolwall.Finding) {
-	a := New(own)
+	a := New(Files{Own: own})
 	if !strings.Contains(strings.Join(a.Tools, ","), tool) && tool != toolwall.ToolRead {
 		t.Fatalf("tool %s not watched", tool)
 	}
@@ -88,8 +88,8 @@ func FuzzSelf(f *testing.F) {
 		call := toolwall.NewBashCall(cmd)
 		call.Cwd, call.Project, call.Home = "/workspace/app", "/workspace/app", "/home/user"
 		a, b := &analysis.Report{}, &analysis.Report{}
-		New(own).Run(context.Background(), &analysis.Input{Call: call, Script: s}, a)
-		New(own).Run(context.Background(), &analysis.Input{Call: call, Script: s}, b)
+		New(Files{Own: own}).Run(context.Background(), &analysis.Input{Call: call, Script: s}, a)
+		New(Files{Own: own}).Run(context.Background(), &analysis.Input{Call: call, Script: s}, b)
 		if len(a.Findings) != len(b.Findings) {
 			t.Fatal("not deterministic")
 		}
@@ -101,7 +101,7 @@ func BenchmarkSelf(b *testing.B) {
 	s, _ := shell.Read(cmd, shell.Options{Cwd: "/workspace/app", Home: "/home/user"})
 	call := toolwall.NewBashCall(cmd)
 	call.Cwd, call.Project, call.Home = "/workspace/app", "/workspace/app", "/home/user"
-	a := New(own)
+	a := New(Files{Own: own})
 	b.ReportAllocs()
 	for b.Loop() {
 		a.Run(context.Background(), &analysis.Input{Call: call, Script: s}, &analysis.Report{})

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/gate"
 )
 
@@ -63,7 +64,7 @@ Exit status: 0 allow or warn, 3 ask, 2 deny, 1 usage or internal error.`,
 			if err != nil {
 				return err
 			}
-			v := newGate(cfg, "", nil, nil).Evaluate(cmd.Context(), call)
+			v := newEngine(cfg, engine.Options{Places: engine.Installed}).Evaluate(cmd.Context(), call)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)

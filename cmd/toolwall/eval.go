@@ -7,15 +7,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/eval"
-	"github.com/toolwall/toolwall/gate"
-	"github.com/toolwall/toolwall/session"
 )
 
 func newEval() *cobra.Command {
 	var (
-		asJSON bool
-		expect string
+		asJSON             bool
+		expect             string
+		cwd, project, home string
 	)
 	cmd := &cobra.Command{
 		Use:   "eval [--json] [--expect allow|deny|stop|ask|warn] FILE...",
@@ -29,6 +29,14 @@ Formats by extension:
   other   one command a line; the expectation comes from --expect
 Expectations: allow passes on allow or warn, stop on ask or deny, block = deny.
 Cases with history run in a fresh session that first records those calls.
+
+Places: a case that does not give its own cwd, project or home is judged
+with cwd --cwd (default /workspace/app), project --project (default --cwd)
+and home --home (default /home/user). toolwall's own files are where an
+install puts them under that home (~/go/bin/toolwall,
+~/.config/toolwall/config.toml, ~/.local/state/toolwall/state.db), not
+where this binary happens to be, so the verdicts are the same on every
+machine. Nothing is read from the file system.
 
 Exit status: 0 when every case passed, 4 when some failed, 1 on usage errors.`,
 		Args: cobra.MinimumNArgs(1),
@@ -45,11 +53,14 @@ Exit status: 0 when every case passed, 4 when some failed, 1 on usage errors.`,
 			if err != nil {
 				return err
 			}
+			places := eval.Places{Cwd: orDefault(cwd, eval.DefaultProject), Home: orDefault(home, eval.DefaultHome)}
+			places.Project = orDefault(project, places.Cwd)
 			r := &eval.Runner{
-				Shield: newGate(cfg, "", nil, nil),
+				Shield: newEngine(cfg, engine.Options{}),
 				Fresh: func() toolwall.Shield {
-					return newGate(cfg, "", session.NewMemory(session.Options{Calls: max(cfg.Memory.Calls, gate.ChainWindow.Calls)}), nil)
+					return newEngine(cfg, engine.Options{Memory: engine.Volatile})
 				},
+				Places: places,
 			}
 			rep, err := r.Run(cmd.Context(), files, cases)
 			if err != nil {
@@ -74,5 +85,8 @@ Exit status: 0 when every case passed, 4 when some failed, 1 on usage errors.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"total":{...},"files":[...],"failures":[...]} as JSON`)
 	cmd.Flags().StringVar(&expect, "expect", "", "expectation for plain command files: allow, deny, stop, ask or warn")
+	cmd.Flags().StringVar(&cwd, "cwd", "", "working directory of cases that give none (default /workspace/app)")
+	cmd.Flags().StringVar(&project, "project", "", "project root of cases that give none (default --cwd)")
+	cmd.Flags().StringVar(&home, "home", "", "home directory of cases that give none (default /home/user)")
 	return cmd
 }

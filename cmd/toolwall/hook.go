@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall"
-	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/hook"
-	"github.com/toolwall/toolwall/session"
 )
 
 func newHook() *cobra.Command {
@@ -69,44 +67,20 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 		// Fail closed, visibly: a broken configuration must not become
 		// "allow", nor silently fall back to weaker defaults.
 		logger().Error("toolwall hook: configuration error", "err", err)
-		(&hook.ClaudeCode{Shield: configError{err}, Logger: logger()}).Handle(ctx, os.Stdin, os.Stdout)
+		(&hook.ClaudeCode{Shield: engine.Broken{Err: err}, Logger: logger()}).Handle(ctx, os.Stdin, os.Stdout)
 		return
 	}
-	var (
-		store    session.Store
-		storeErr error
-	)
-	if !noState {
-		state, storeErr = statePath(state, cfg)
-		if storeErr == nil {
-			// Opened on first use: a call with no risk tags never
-			// touches the file.
-			lazy := session.NewLazy(func() (session.Store, error) {
-				db, err := session.Open(state, session.Options{
-					Calls:     max(cfg.Memory.Calls, gate.ChainWindow.Calls),
-					Retention: cfg.Memory.Retention.Duration,
-					// Parallel hooks wait briefly for each other; a long wait
-					// would run into the decision timeout.
-					BusyTimeout: 500 * time.Millisecond,
-				})
-				if err != nil {
-					logger().Warn("toolwall hook: session memory unavailable; single-call analysis only", "err", err)
-					return nil, err
-				}
-				return db, nil
-			})
-			store = lazy
-			defer lazy.Close()
-		} else {
-			logger().Warn("toolwall hook: session memory unavailable; single-call analysis only", "err", storeErr)
-		}
+	mem := engine.Persistent
+	if noState {
+		mem = engine.NoMemory
 	}
-	g := newGate(cfg, state, store, storeErr)
+	e := newEngine(cfg, engine.Options{State: state, Memory: mem, Places: engine.Installed})
+	defer e.Close()
 	drv := &hook.ClaudeCode{
-		Shield:     g,
-		Turns:      g,
+		Shield:     e,
+		Turns:      e,
 		ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"),
-		Home:       userHome(),
+		Home:       engine.UserHome(),
 		Logger:     logger(),
 	}
 	drv.Handle(ctx, os.Stdin, os.Stdout)
@@ -118,17 +92,3 @@ func hookFail(reason string) {
 		logger().Error("toolwall hook: cannot write answer", "err", err)
 	}
 }
-
-// configError is the shield of a hook whose configuration is broken: it
-// denies every call with the error, and records nothing.
-type configError struct{ err error }
-
-func (c configError) Evaluate(context.Context, toolwall.Call) toolwall.Verdict {
-	reason := fmt.Sprintf("toolwall's configuration is broken (%v), so every tool call is refused until it is fixed. Tell the user; `toolwall check -- true` shows the error.", c.err)
-	return toolwall.Verdict{Action: toolwall.Deny, Band: toolwall.Critical, Score: 1, Reason: reason,
-		Findings: []toolwall.Finding{{Analyzer: "policy", Rule: "config.invalid", Category: "internal", Score: 1, Action: toolwall.Deny, Reason: reason}}}
-}
-
-func (configError) RecordInvocation(context.Context, toolwall.Call, bool) {}
-
-func (configError) WatchedTools() []string { return nil }

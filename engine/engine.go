@@ -1,0 +1,264 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"os/user"
+	"path/filepath"
+	"time"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analyzers"
+	"github.com/toolwall/toolwall/analyzers/self"
+	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/policy"
+	"github.com/toolwall/toolwall/session"
+)
+
+// Places says which of toolwall's own files the self analyzer protects.
+type Places uint8
+
+const (
+	// Layout protects the default install layout under each call's home
+	// only (see DefaultFiles). The zero value: eval, corpus tests and
+	// benchmarks judge against it on any machine.
+	Layout Places = iota
+	// Installed adds the real files of this process: the configuration
+	// file, the state database, the running executable and a "toolwall"
+	// in every PATH directory. The CLI's check and every hook use it.
+	Installed
+)
+
+// Memory selects session memory.
+type Memory uint8
+
+const (
+	// NoMemory keeps no session memory: single-call analysis only.
+	NoMemory Memory = iota
+	// Volatile keeps session memory in this process (eval's history
+	// cases, servers without a store).
+	Volatile
+	// Persistent keeps session memory in the SQLite state database,
+	// opened on first use so that a call with no risk tags never touches
+	// it; shared by every process that opens the same file.
+	Persistent
+)
+
+// Options configure New. The zero value gives the default configuration,
+// no memory and the Layout places.
+type Options struct {
+	// Config is the loaded configuration; nil means the defaults.
+	Config *policy.Config
+	// ConfigPath is the configuration file named on the command line, if
+	// any; the file the configuration came from (Config.Source) or the
+	// default place is protected when it is "".
+	ConfigPath string
+	// State is the state database named on the command line ("" resolves
+	// $TOOLWALL_STATE, then memory.state of the configuration, then
+	// session.DefaultPath).
+	State string
+	// Memory selects session memory (default NoMemory).
+	Memory Memory
+	// Places says which own files the self analyzer protects (default
+	// Layout).
+	Places Places
+	// BusyTimeout bounds how long a Persistent store waits for another
+	// process's write lock (default 500 ms: parallel hooks wait briefly
+	// for each other, well inside a host's hook timeout).
+	BusyTimeout time.Duration
+	// Logger receives warnings and internal errors; nil means
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// Engine is the gate with its session store. It is safe for concurrent
+// use; Close releases the store.
+type Engine struct {
+	*gate.Gate
+	store session.Store
+	state string
+}
+
+// New builds the engine for opts. It does not fail: a state database that
+// cannot be located or opened leaves memory off, and every verdict then
+// carries the note "chain memory off: …" (single-call analysis goes on).
+func New(opts Options) *Engine {
+	cfg := opts.Config
+	if cfg == nil {
+		cfg = &policy.Config{}
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	e := &Engine{}
+	var storeErr error
+	switch opts.Memory {
+	case Volatile:
+		e.store = session.NewMemory(session.Options{Calls: calls(cfg), Retention: cfg.Memory.Retention.Duration})
+	case Persistent:
+		e.state, storeErr = StatePath(opts.State, cfg)
+		if storeErr != nil {
+			log.Warn("toolwall: session memory unavailable; single-call analysis only", "err", storeErr)
+			break
+		}
+		busy := opts.BusyTimeout
+		if busy <= 0 {
+			busy = 500 * time.Millisecond
+		}
+		path := e.state
+		e.store = session.NewLazy(func() (session.Store, error) {
+			db, err := session.Open(path, session.Options{
+				Calls:       calls(cfg),
+				Retention:   cfg.Memory.Retention.Duration,
+				BusyTimeout: busy,
+			})
+			if err != nil {
+				log.Warn("toolwall: session memory unavailable; single-call analysis only", "err", err)
+				return nil, err
+			}
+			return db, nil
+		})
+	}
+	if e.state == "" && opts.Places == Installed {
+		e.state, _ = StatePath(opts.State, cfg)
+	}
+	w := gate.ChainWindow
+	if cfg.Memory.Calls > 0 {
+		w.Calls = cfg.Memory.Calls
+	}
+	if cfg.Memory.Turns > 0 {
+		w.Turns = cfg.Memory.Turns
+	}
+	files := self.Files{Home: DefaultFiles()}
+	if opts.Places == Installed {
+		files.Own = installedFiles(cfg, opts.ConfigPath, e.state)
+	}
+	e.Gate = gate.New(gate.Options{
+		Analyzers:  append(analyzers.All(), self.New(files)),
+		Thresholds: cfg.ThresholdsOr(toolwall.DefaultThresholds()), // checked by policy.Parse
+		Disabled:   cfg.Rules.Disable,
+		Window:     w,
+		Logger:     log,
+		Store:      e.store,
+		StoreErr:   storeErr,
+	})
+	return e
+}
+
+// calls is the number of calls a store keeps per session: at least the
+// chain window.
+func calls(cfg *policy.Config) int { return max(cfg.Memory.Calls, gate.ChainWindow.Calls) }
+
+// Store returns the session store (nil without memory).
+func (e *Engine) Store() session.Store { return e.store }
+
+// StatePath returns the state database in use or, without Persistent
+// memory, the one that would be used ("" when it cannot be located).
+func (e *Engine) StatePath() string { return e.state }
+
+// Close closes the session store, if any.
+func (e *Engine) Close() error {
+	if c, ok := e.store.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// StatePath resolves the session state file: flag when set, then
+// $TOOLWALL_STATE, then memory.state of cfg, then session.DefaultPath.
+func StatePath(flag string, cfg *policy.Config) (string, error) {
+	switch {
+	case flag != "":
+		return flag, nil
+	case os.Getenv(session.EnvState) != "":
+		return os.Getenv(session.EnvState), nil
+	}
+	if p := cfg.StatePath(UserHome()); p != "" {
+		return p, nil
+	}
+	return session.DefaultPath()
+}
+
+// DefaultFiles lists, relative to a home directory, where the README's
+// install puts toolwall's own files: the binary `go install` writes, the
+// configuration and the state database with its WAL and shared-memory
+// files.
+func DefaultFiles() []string {
+	return []string{
+		"go/bin/toolwall",
+		".config/toolwall/config.toml",
+		".local/state/toolwall/state.db",
+		".local/state/toolwall/state.db-wal",
+		".local/state/toolwall/state.db-shm",
+	}
+}
+
+// installedFiles lists the real files of this process: the configuration
+// (where it is or would be read from), the state database with its WAL
+// and shared-memory files, this binary, and its name in every PATH
+// directory (a program of the same name earlier on the PATH would run in
+// place of this one when a host calls "toolwall").
+func installedFiles(cfg *policy.Config, configPath, state string) []string {
+	var out []string
+	conf := cfg.Source
+	if conf == "" {
+		conf = configPath
+	}
+	if conf == "" {
+		conf, _ = policy.DefaultPath()
+	}
+	if abs, err := filepath.Abs(conf); err == nil && conf != "" {
+		out = append(out, abs)
+	}
+	if abs, err := filepath.Abs(state); err == nil && state != "" {
+		out = append(out, abs, abs+"-wal", abs+"-shm")
+	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		out = append(out, exe)
+		for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+			if filepath.IsAbs(dir) {
+				out = append(out, filepath.Join(dir, filepath.Base(exe)))
+			}
+		}
+	}
+	return out
+}
+
+// UserHome is the user's home directory: $HOME, else the account's home
+// directory, else "" (then "~" is unknown and asked about).
+func UserHome() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return h
+	}
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
+}
+
+// Broken is the shield of a driver whose configuration could not be
+// loaded: it denies every call with rule config.invalid and the error in
+// the reason (fail closed and visible: a broken configuration never turns
+// into "allow", nor into weaker defaults), and records nothing.
+type Broken struct{ Err error }
+
+// Evaluate denies call.
+func (b Broken) Evaluate(context.Context, toolwall.Call) toolwall.Verdict {
+	err := b.Err
+	if err == nil {
+		err = errors.New("unknown error")
+	}
+	return toolwall.Refusal("policy", toolwall.RuleConfig, "toolwall's configuration is broken ("+err.Error()+"), so every tool call is refused until it is fixed. Tell the user; `toolwall check -- true` shows the error.")
+}
+
+// RecordInvocation records nothing.
+func (Broken) RecordInvocation(context.Context, toolwall.Call, bool) {}
+
+// WatchedTools is empty: hosts consult the shield for every tool anyway.
+func (Broken) WatchedTools() []string { return nil }

@@ -1,0 +1,34 @@
+package toolwall
+
+// Rule ids of the fail-closed refusal (DESIGN.md principle 7: a panic or
+// internal error in analysis becomes a deny with a clear reason). They
+// keep toolwall itself safe and cannot be disabled.
+const (
+	// RuleInternal: toolwall failed while checking the call.
+	RuleInternal = "gate.internal-error"
+	// RuleTimeout: the check did not finish within its deadline.
+	RuleTimeout = "gate.timeout"
+	// RuleCancelled: the caller cancelled the check.
+	RuleCancelled = "gate.cancelled"
+	// RuleMalformed: the call or the host's payload could not be read.
+	RuleMalformed = "input.malformed"
+	// RuleConfig: toolwall's configuration is broken.
+	RuleConfig = "config.invalid"
+)
+
+// Refusal returns the deny verdict every driver gives when it cannot
+// decide: rule is one of the Rule* ids above, analyzer names who refused
+// ("gate", "hook", "engine", …) and reason, written for the model, says
+// what happened and what to do. The verdict is Critical with score 1, so
+// no threshold lets it through. Category is "input" for RuleMalformed and
+// "internal" otherwise.
+func Refusal(analyzer, rule, reason string) Verdict {
+	cat := "internal"
+	if rule == RuleMalformed {
+		cat = "input"
+	}
+	return Verdict{
+		Action: Deny, Band: Critical, Score: 1, Reason: reason,
+		Findings: []Finding{{Analyzer: analyzer, Rule: rule, Category: cat, Score: 1, Action: Deny, Reason: reason}},
+	}
+}

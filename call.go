@@ -61,6 +61,10 @@ type Call struct {
 	Home string `json:"home,omitempty"`
 	// Context is UserContext (the default when empty) or RootContext.
 	Context ExecContext `json:"context,omitempty"`
+	// Caller identifies the agent that made the call: "" for the primary
+	// agent, else a named sub-agent (seed 003's caller_id; Claude Code's
+	// agent_type). Audit records and quotas carry it.
+	Caller string `json:"caller,omitempty"`
 	// Recent lists the last admitted watched calls, oldest first; set by the
 	// pipeline middleware, empty elsewhere.
 	Recent []RecentCall `json:"recent,omitempty"`

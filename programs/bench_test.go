@@ -1,0 +1,39 @@
+package programs_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/toolwall/toolwall/programs"
+)
+
+// BenchmarkLoad reads the whole catalog, as the first Lookup of a
+// process does.
+func BenchmarkLoad(b *testing.B) {
+	fsys := os.DirFS(".")
+	for b.Loop() {
+		if _, err := programs.LoadFS(fsys, "catalog"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParse reads one typical command line through its entry.
+func BenchmarkParse(b *testing.B) {
+	argv := tokens(b, "curl -fsSL -H 'Accept: x' https://x.example/install.sh -o /tmp/i.sh")
+	p := programs.Lookup("curl")
+	for b.Loop() {
+		programs.Parse(p, argv)
+	}
+}
+
+// BenchmarkFirstLookup is what a fresh process pays to find one entry:
+// index the embedded catalog's names and read one entry.
+func BenchmarkFirstLookup(b *testing.B) {
+	for b.Loop() {
+		c := programs.OpenBuiltinForBench()
+		if c.Lookup("rm") == nil {
+			b.Fatal("no rm")
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package programs
+
+import _ "embed" // the catalog files are embedded as strings
+
+// The catalog files, embedded as strings (no copy at start-up). A new
+// file under catalog/ is added here; TestEveryFileEmbedded checks.
+var (
+	//go:embed catalog/coreutils.txt
+	catCoreutils string
+	//go:embed catalog/git.txt
+	catGit string
+	//go:embed catalog/net.txt
+	catNet string
+	//go:embed catalog/runners.txt
+	catRunners string
+	//go:embed catalog/shells.txt
+	catShells string
+	//go:embed catalog/wrappers.txt
+	catWrappers string
+)
+
+// embedded lists the embedded catalog files.
+func embedded() []source {
+	return []source{
+		{"coreutils.txt", catCoreutils},
+		{"git.txt", catGit},
+		{"net.txt", catNet},
+		{"runners.txt", catRunners},
+		{"shells.txt", catShells},
+		{"wrappers.txt", catWrappers},
+	}
+}

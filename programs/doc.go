@@ -44,11 +44,19 @@
 //	                         plus      +x is an option too (set, sh)
 //	                         nobundle  -abc is one option, not three
 //	                         dash      a lone "-" is an option (env -)
+//	                         strict    an option not listed makes the
+//	                                   program run nothing (bash builtins)
 //	                       Spellings may end in :N (N from 2 to 9) for a
 //	                       value of N words (bwrap --bind SRC DEST), or
 //	                       :# for optional attached digits (perl -l).
 //	versions               NAME followed by digits and dots is this
 //	                       program too (python3.12, perl5.36)
+//	wrapper                the command it runs (its argv operands)
+//	                       replaces it in place, its privilege, directory
+//	                       and environment changes applied (sudo, env)
+//	recursive              its deletes and changes reach whole trees
+//	                       (find); otherwise an option named "recursive"
+//	                       says so
 //	privileged [unless COND]
 //	                       runs its command with raised privilege (sudo)
 //	workdir DIR [if COND]  where the command it runs starts when no
@@ -63,7 +71,7 @@
 //	                       tmpfile (a fresh temporary path), cwd, user,
 //	                       home, nothing, secret (a credential: gh auth
 //	                       token)
-//	opt SPELLING… [= NAME] [-> ROLE]
+//	opt SPELLING… [= NAME] [-> ROLE] [ends]
 //	                       an option; spellings are -x (a switch), -x:
 //	                       (takes a value, attached or the next word),
 //	                       -x:: (an optional value, attached only),
@@ -73,8 +81,9 @@
 //	                       well. NAME is the canonical name analyzers ask
 //	                       for (default: the first long spelling, else
 //	                       the first short letter); ROLE is what the
-//	                       value is (see Role). An option not listed is a
-//	                       switch unless written with "=".
+//	                       value is (see Role); "ends": every word after
+//	                       it is an operand (python -c). An option not
+//	                       listed is a switch unless written with "=".
 //	opts SPELLING…         several options at once, each its own, none
 //	                       with a role; spellings joined by "|" are one
 //	                       option (-s|--silent), named as opt names it

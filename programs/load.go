@@ -262,6 +262,10 @@ func parseEntries(file, text string, first int) ([]*Program, error) {
 			}
 		case "versions":
 			cur.Versions = true
+		case "wrapper":
+			cur.Wrapper = true
+		case "recursive":
+			cur.Recursive = true
 		case "privileged":
 			cur.Privileged = true
 			if _, cond, ok := strings.Cut(" "+rest, " unless "); ok {
@@ -357,6 +361,9 @@ func parseEntries(file, text string, first int) ([]*Program, error) {
 // addOption reads "SPELLING… [= NAME] [-> ROLE]".
 func (p *Program) addOption(s string) error {
 	o := &Option{}
+	if body, ok := strings.CutSuffix(strings.TrimSpace(s), " ends"); ok {
+		s, o.Ends = body, true
+	}
 	if i := strings.Index(s, "->"); i >= 0 {
 		r, ok := ParseRole(strings.TrimSpace(s[i+2:]))
 		if !ok {

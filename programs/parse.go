@@ -210,18 +210,30 @@ func (ps *parser) run(i int) {
 			}
 		case strings.HasPrefix(v, "--") && len(v) > 2:
 			i = ps.long(i, v)
+			if ps.ended(i) {
+				return
+			}
 		case strings.HasPrefix(v, "-") && len(v) > 1 && st&Modes != 0 && isMode(v):
 			if ps.operand(i) {
 				return
 			}
 		case len(v) > 2 && (v[0] == '-' || v[0] == '+') && v[1] != '-' && ps.whole(v):
 			i = ps.single(i, v)
+			if ps.ended(i) {
+				return
+			}
 		case strings.HasPrefix(v, "-") && len(v) > 1 && st&(DashLong|NoBundle) != 0:
 			i = ps.single(i, v)
+			if ps.ended(i) {
+				return
+			}
 		case v == "-" && st&Dash != 0:
 			i = ps.single(i, v)
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			i = ps.short(i, v, "-")
+			if ps.ended(i) {
+				return
+			}
 		case strings.HasPrefix(v, "+") && len(v) > 1 && st&Plus != 0:
 			i = ps.short(i, v, "+")
 		default:
@@ -331,6 +343,26 @@ func (ps *parser) find(name string) (spelled, bool) {
 	}
 	sp, _, ok := ps.cur.abbrev(name)
 	return sp, ok
+}
+
+// ended reports whether the last option read ends the options; the
+// words after argv[i] are then operands.
+func (ps *parser) ended(i int) bool {
+	if len(ps.out.Opts) == 0 || ps.cur == nil {
+		return false
+	}
+	last := ps.out.Opts[len(ps.out.Opts)-1]
+	if !last.Known {
+		return false
+	}
+	sp, ok := ps.cur.lookup(last.Spelling)
+	if !ok || !sp.opt.Ends {
+		return false
+	}
+	for j := i + 1; j < len(ps.argv); j++ {
+		ps.ops = append(ps.ops, j)
+	}
+	return true
 }
 
 // whole reports whether a one-dash word of several letters is itself a
@@ -465,7 +497,11 @@ func (out *Parsed) rule(p *Program, n int) *OperandRule {
 	return nil
 }
 
-// holds reports whether every term of cs holds.
+// Holds reports whether every term of cs holds for the options and
+// operands read.
+func (out *Parsed) Holds(cs []Cond) bool { return out.holds(cs, len(out.Operands)) }
+
+// holds reports whether every term of cs holds with nops operands.
 func (out *Parsed) holds(cs []Cond, nops int) bool {
 	for _, c := range cs {
 		var on bool

@@ -18,11 +18,12 @@ const (
 	Plus                       // +x is an option too
 	NoBundle                   // -abc is one option
 	Dash                       // a lone "-" is an option
+	Strict                     // an option the entry does not list makes the program refuse to run (bash builtins)
 )
 
 var styleNames = map[string]Style{
 	"posix": Posix, "exact": Exact, "negate": Negate, "dashlong": DashLong,
-	"modes": Modes, "plus": Plus, "nobundle": NoBundle, "dash": Dash,
+	"modes": Modes, "plus": Plus, "nobundle": NoBundle, "dash": Dash, "strict": Strict,
 }
 
 // Arg says whether an option spelling takes a value.
@@ -64,6 +65,9 @@ type Option struct {
 	Name string
 	// Role is what the value is (Unknown for a switch or data).
 	Role Role
+	// Ends: the option ends the options; every word after it (and its
+	// value) is an operand (python -c, -m).
+	Ends bool
 }
 
 // Cond is one term of a condition: an option's canonical name (or
@@ -107,6 +111,15 @@ type Program struct {
 	// Unprivileged holds (systemd-run --user).
 	Privileged   bool
 	Unprivileged []Cond
+	// Wrapper: the command it runs (its operands of role Argv) replaces it
+	// in place, with its privilege, directory and environment changes
+	// applied (sudo, env, timeout), rather than running as a command of
+	// its own.
+	Wrapper bool
+	// Recursive: its deletes and changes reach whole trees whether or not
+	// an option says so (find -delete); otherwise an option named
+	// "recursive" says so.
+	Recursive bool
 	// Workdirs say where the command it runs starts when no option with
 	// role Cd says: the first whose condition holds ("/" for chroot and a
 	// system service, "~" for a user service).

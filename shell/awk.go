@@ -2,43 +2,6 @@ package shell
 
 import "strings"
 
-// awks are the awk implementations whose programs run shell commands
-// through system(), output pipes and getline pipes (POSIX awk, "Output
-// Statements" and "Expressions in awk").
-var awks = map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true, "busybox-awk": true}
-
-// awkProgram returns an awk command's program text: the -e/--source
-// values (gawk), else the first operand after the options (-F FS, -v
-// VAR=VAL, -f FILE: a program in a file, none inline).
-func awkProgram(args []Word) (Word, bool) {
-	for i := 1; i < len(args); i++ {
-		v := args[i].Value
-		switch {
-		case args[i].Dynamic && strings.HasPrefix(args[i].Prefix, "-"):
-			return Word{}, false
-		case v == "--":
-			if i+1 < len(args) {
-				return args[i+1], true
-			}
-			return Word{}, false
-		case v == "-f" || v == "--file" || strings.HasPrefix(v, "--file="):
-			return Word{}, false
-		case v == "-e" || v == "--source":
-			if i+1 < len(args) {
-				return args[i+1], true
-			}
-			return Word{}, false
-		case v == "-F" || v == "-v" || v == "--assign" || v == "--field-separator":
-			i++
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			// -F: -vX=1 -W opt and other attached forms
-		default:
-			return args[i], true
-		}
-	}
-	return Word{}, false
-}
-
 // awkCommands returns the shell command strings an awk program runs: the
 // argument of system(…), the string after an output pipe (print … | "cmd",
 // |&) and before an input pipe ("cmd" | getline). A string built at run
@@ -168,18 +131,4 @@ func awkStringBefore(s string, i int) (string, bool) {
 
 func isAwkIdent(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// awk re-reads the shell commands an awk program runs (Via "awk").
-func (w *walker) awk(cmd *Command, f frame) {
-	prog, ok := awkProgram(cmd.Args)
-	if !ok || prog.Dynamic {
-		return
-	}
-	for _, text := range awkCommands(prog.Value) {
-		if w.err != nil || strings.TrimSpace(text) == "" {
-			return
-		}
-		w.runProgram(text, cmd.Cwd, w.child(cmd, f, "awk"))
-	}
 }

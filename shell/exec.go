@@ -60,7 +60,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	cmd := w.command(args, f)
 	cmd.Assigns = assigns
 	cmd.Wrappers = append(cmd.Wrappers, f.wrappers...)
-	lookup := w.unwrap(cmd)
+	w.unwrap(cmd)
 	w.finish(cmd, own, f)
 	w.emit(cmd, f.feeds)
 	w.subs(subs, f)
@@ -68,12 +68,10 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 		w.expandAlias(cmd, ce, name, value, f)
 		return cmd
 	}
-	if !lookup {
-		saved := w.procs
-		w.procs = subs
-		w.follow(cmd, f, true)
-		w.procs = saved
-	}
+	saved := w.procs
+	w.procs = subs
+	w.follow(cmd, f, true)
+	w.procs = saved
 	return cmd
 }
 
@@ -90,6 +88,8 @@ func (w *walker) command(args []Word, f frame) *Command {
 		Func:       f.fn,
 		Pipeline:   f.pipeIdx,
 		Piped:      f.piped,
+		Remote:     f.remote,
+		Mounts:     f.mounts,
 	}
 }
 
@@ -109,6 +109,8 @@ func (w *walker) finish(c *Command, own []Redirect, f frame) {
 	} else {
 		c.Stdin = f.stdin
 	}
+	c.Inv = invoke(c.Args)
+	c.Effects = effects(c)
 }
 
 // commandName is the lower-cased base name of a static Args[0].
@@ -137,65 +139,6 @@ func abs(p, cwd string) string {
 		return ""
 	}
 	return paths.Abs(p, cwd)
-}
-
-var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
-	"ash": true, "rbash": true, "lksh": true, "pdksh": true, "oksh": true, "ksh93": true,
-	"yash": true, "posh": true,
-}
-
-// follow handles what a command runs in turn.
-func (w *walker) follow(cmd *Command, f frame, funcs bool) {
-	if w.err != nil || cmd.Name == "" {
-		return
-	}
-	if funcs && !strings.Contains(cmd.Args[0].Value, "/") && (len(cmd.Wrappers) == 0 || len(cmd.Wrappers) == 1 && cmd.Wrappers[0] == "time") {
-		if w.callFunc(cmd, cmd.Args[0].Value, f) {
-			return
-		}
-	}
-	switch l := langOf(cmd.Name); {
-	case shells[cmd.Name]:
-		w.shell(cmd, f)
-	case cmd.Name == "bun" && cmd.Arg(1) == "exec":
-		w.shellRunner(cmd, f)
-	case l != langNone:
-		w.interp(cmd, l, f)
-	case awks[cmd.Name]:
-		w.awk(cmd, f)
-	case cmd.Name == "cd" || cmd.Name == "pushd" || cmd.Name == "popd":
-		if plain(cmd) {
-			w.cd(cmd, f)
-		}
-	case cmd.Name == "eval":
-		w.eval(cmd, f)
-	case cmd.Name == "alias" || cmd.Name == "unalias":
-		if plain(cmd) {
-			w.defineAlias(cmd, f)
-		}
-	case cmd.Name == "set" || cmd.Name == "shift":
-		if plain(cmd) {
-			w.set(cmd, f)
-		}
-	case cmd.Name == "trap":
-		w.trap(cmd, f)
-	case cmd.Name == "source" || cmd.Name == ".":
-		w.source(cmd, f)
-	case cmd.Name == "xargs":
-		w.xargs(cmd, f)
-	case cmd.Name == "find":
-		w.find(cmd, f)
-	case cmd.Name == "su" || cmd.Name == "runuser":
-		w.su(cmd, f)
-	case cmd.Name == "watch":
-		w.watch(cmd, f)
-	case cmd.Name == "ssh":
-		w.ssh(cmd, f)
-	case cmd.Name == "script", cmd.Name == "flock", cmd.Name == "sg", cmd.Name == "at", cmd.Name == "batch",
-		cmd.Name == "tmux", cmd.Name == "screen", cmd.Name == "parallel", cmd.Name == "sem":
-		w.shellRunner(cmd, f)
-	}
 }
 
 // plain reports whether the command runs in the current shell: no
@@ -244,13 +187,15 @@ func (w *walker) child(cmd *Command, f frame, via string) frame {
 		via:        via,
 		parent:     cmd,
 		background: cmd.Background,
-		privileged: cmd.Privileged,
+		privileged: cmd.Privileged || cmd.Inv.Program() != nil && cmd.Inv.Program().Root().Privileged && !cmd.Inv.Program().Root().Wrapper,
 		redirs:     cmd.Redirects,
 		stdin:      cmd.Stdin,
 		piped:      1,
 		define:     f.define,
 		feeds:      f.feeds,
 		pos:        &positional{},
+		remote:     f.remote || cmd.Remote,
+		mounts:     cmd.Mounts,
 	}
 	if c.stdin.Kind == StdinSubstitute {
 		c.stdin = Stdin{}
@@ -269,83 +214,6 @@ func (w *walker) runChild(body string, cmd *Command, c frame) {
 	w.cwd = cmd.Cwd
 	w.reparse(body, c)
 	w.cwd = saved
-}
-
-// shell handles sh/bash/zsh/…: -c BODY is re-parsed (Via "sh -c"); a
-// shell reading its stdin (no -c, no script operand, or -s) re-parses
-// static stdin text (Via "stdin").
-func (w *walker) shell(cmd *Command, f frame) {
-	args := cmd.Args
-	hasC, hasS := false, false
-	i := 1
-scan:
-	for i < len(args) {
-		a := args[i]
-		if a.Dynamic {
-			break
-		}
-		v := a.Value
-		switch {
-		case v == "--" || v == "-":
-			i++
-			break scan
-		case strings.HasPrefix(v, "--"):
-			i++
-			if v == "--rcfile" || v == "--init-file" {
-				i++
-			}
-		case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
-			i++
-			for _, l := range v[1:] {
-				switch l {
-				case 'c':
-					hasC = true
-				case 's':
-					hasS = true
-				case 'o', 'O':
-					i++
-				}
-			}
-		default:
-			break scan
-		}
-	}
-	var ops []Word
-	if i < len(args) {
-		ops = args[i:]
-	}
-	if hasC {
-		if len(ops) > 0 && !ops[0].Dynamic {
-			c := w.child(cmd, f, "sh -c")
-			zero, rest := cmd.Args[0], []Word(nil)
-			if len(ops) > 1 {
-				zero, rest = ops[1], ops[2:]
-			}
-			c.pos = newPositional(zero, rest)
-			w.runChild(ops[0].Value, cmd, c)
-		}
-		return
-	}
-	if len(ops) > 0 && !hasS {
-		if text, ok := w.procText(ops[0]); ok {
-			w.runChild(text, cmd, w.child(cmd, f, "stdin"))
-			return
-		}
-		if !isStdinFile(ops[0].Value) || ops[0].Dynamic {
-			return
-		}
-	}
-	if text, ok := w.stdinText(cmd, 0); ok {
-		c := w.child(cmd, f, "stdin")
-		c.stdin = Stdin{}
-		c.redirs = nil
-		for _, r := range cmd.Redirects {
-			if _, in := stdinOf([]Redirect{r}, ""); !in {
-				c.redirs = append(c.redirs, r)
-			}
-		}
-		w.runChild(text, cmd, c)
-	}
 }
 
 // procText returns the static output of the process substitution an
@@ -467,148 +335,6 @@ func (w *walker) source(cmd *Command, f frame) {
 	w.reparse(text, c)
 }
 
-// su handles su/runuser -c BODY (Via "sh -c", privileged).
-func (w *walker) su(cmd *Command, f frame) {
-	args := cmd.Args[1:]
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.Dynamic {
-			continue
-		}
-		v := a.Value
-		var body *Word
-		switch {
-		case v == "--":
-			i = len(args)
-		case strings.HasPrefix(v, "--command=") || strings.HasPrefix(v, "--session-command="):
-			b := a
-			b.Value = v[strings.IndexByte(v, '=')+1:]
-			body = &b
-		case v == "--command" || v == "--session-command":
-			if i+1 < len(args) {
-				body = &args[i+1]
-			}
-		case strings.HasPrefix(v, "--"):
-		case len(v) > 1 && v[0] == '-':
-			for j := 1; j < len(v); j++ {
-				if strings.IndexByte("sgGw", v[j]) >= 0 {
-					if j == len(v)-1 {
-						i++
-					}
-					break
-				}
-				if v[j] == 'c' {
-					if j < len(v)-1 {
-						b := a
-						b.Value = v[j+1:]
-						body = &b
-					} else if i+1 < len(args) {
-						body = &args[i+1]
-					}
-					break
-				}
-			}
-		}
-		if body != nil {
-			if !body.Dynamic {
-				c := w.child(cmd, f, "sh -c")
-				c.privileged = c.privileged || cmd.Name == "su"
-				w.runChild(body.Value, cmd, c)
-			}
-			return
-		}
-	}
-}
-
-// watch re-parses its command joined by spaces (watch runs it with sh -c)
-// or, with -x, runs it directly as a tail.
-func (w *walker) watch(cmd *Command, f frame) {
-	exec := false
-	i, _ := scanOpts(cmd.Args, optSpec{shortArg: "nq", longArg: []string{"interval", "equexit"}}, func(o, _ string) bool {
-		if o == "x" || o == "exec" {
-			exec = true
-		}
-		return true
-	})
-	rest := cmd.Args[i:]
-	if len(rest) == 0 {
-		return
-	}
-	if exec {
-		w.tail(cmd, append([]Word(nil), rest...), "watch", cmd.Cwd, f)
-		return
-	}
-	if body, ok := joinStatic(rest); ok {
-		w.runChild(body, cmd, w.child(cmd, f, "sh -c"))
-	}
-}
-
-// xargs emits the tail command xargs runs (Via "xargs"): the arguments it
-// reads become a Dynamic word, or replace the -I string in place.
-func (w *walker) xargs(cmd *Command, f frame) {
-	replace := ""
-	i, ok := scanOpts(cmd.Args, optSpec{
-		shortArg: "nILPdaEs",
-		shortOpt: "ile",
-		longArg:  []string{"max-args", "max-procs", "delimiter", "arg-file", "max-chars", "process-slot-var"},
-	}, func(o, v string) bool {
-		switch o {
-		case "I", "replace":
-			replace = v
-		case "i":
-			replace = v
-		}
-		if (o == "i" || o == "replace") && v == "" {
-			replace = "{}"
-		}
-		return true
-	})
-	if !ok {
-		return
-	}
-	tail := append([]Word(nil), cmd.Args[i:]...)
-	if len(tail) == 0 {
-		tail = []Word{{Raw: "echo", Value: "echo", Prefix: "echo"}}
-	}
-	if replace != "" {
-		for j := range tail {
-			tail[j] = placeholder(tail[j], replace)
-		}
-	} else {
-		tail = append(tail, Word{Raw: "{}", Dynamic: true})
-	}
-	w.tail(cmd, tail, "xargs", cmd.Cwd, f)
-}
-
-// find emits the command of each -exec/-execdir/-ok/-okdir (Via "find
-// -exec"); {} becomes a Dynamic word.
-func (w *walker) find(cmd *Command, f frame) {
-	args := cmd.Args
-	for i := 1; i < len(args) && w.err == nil; i++ {
-		op := args[i].Value
-		if args[i].Dynamic || op != "-exec" && op != "-execdir" && op != "-ok" && op != "-okdir" {
-			continue
-		}
-		var tail []Word
-		j := i + 1
-		for ; j < len(args); j++ {
-			a := args[j]
-			if !a.Dynamic && (a.Value == ";" || a.Value == "+" && j > i+1 && args[j-1].Value == "{}") {
-				break
-			}
-			tail = append(tail, placeholder(a, "{}"))
-		}
-		cwd := cmd.Cwd
-		if strings.HasSuffix(op, "dir") {
-			cwd = ""
-		}
-		if len(tail) > 0 {
-			w.tail(cmd, tail, "find -exec", cwd, f)
-		}
-		i = j
-	}
-}
-
 // placeholder makes a word holding the replacement string r Dynamic, with
 // Prefix the text before r and r removed from Value.
 func placeholder(a Word, r string) Word {
@@ -625,25 +351,28 @@ func placeholder(a Word, r string) Word {
 	return a
 }
 
-// tail emits a command run by another one (xargs, find -exec, watch -x):
-// it has its own argv, is unwrapped and followed, but never calls a shell
-// function.
-func (w *walker) tail(parent *Command, args []Word, via, cwd string, f frame) {
+// tail emits a command run by another one (xargs, find -exec, watch -x,
+// uv run, docker run, …): it has its own argv, is unwrapped and followed,
+// but never calls a shell function. remote and mounts say it runs on
+// another host or in a container with those host paths mounted.
+func (w *walker) tail(parent *Command, args []Word, via, cwd string, f frame, remote bool, mounts []Mount) {
 	tf := f.nested(via)
 	tf.feeds = f.feeds
 	tf.parent = parent
-	tf.privileged = parent.Privileged
+	tf.privileged = parent.Privileged && !remote
 	tf.background = parent.Background
+	tf.remote = f.remote || remote
+	if remote {
+		tf.mounts = mounts
+	}
 	saved := w.cwd
 	w.cwd = cwd
 	t := w.command(args, tf)
-	lookup := w.unwrap(t)
+	w.unwrap(t)
 	w.finish(t, nil, tf)
 	t.Stdin = Stdin{Kind: StdinSubstitute}
 	w.emit(t, tf.feeds)
-	if !lookup {
-		w.follow(t, tf, false)
-	}
+	w.follow(t, tf, false)
 	w.cwd = saved
 }
 

@@ -120,6 +120,22 @@ type Command struct {
 	Name string
 	// Wrappers lists unwrapped wrapper names in order ("sudo", "env", ...).
 	Wrappers []string
+	// Wrapped are the wrappers' own invocations, outermost first (sudo's
+	// options, systemd-run's timer), one per entry of Wrappers that is
+	// in the program catalog.
+	Wrapped []*Invocation
+	// Inv is Args read through the program catalog (nil when the command
+	// word is dynamic or there are no Args).
+	Inv *Invocation
+	// Effects are what the command does to files, directories and the
+	// network, from Inv and Redirects.
+	Effects []Effect
+	// Remote is set when the command runs on another host (an ssh remote
+	// command) or inside a container (docker run, kubectl exec): its
+	// paths are not this machine's, except under Mounts.
+	Remote bool
+	// Mounts map host paths into the container the command runs in.
+	Mounts []Mount
 	// Privileged is set when a wrapper raises privilege (sudo, doas, su -c, pkexec, run0).
 	Privileged bool
 	// Assigns are the leading NAME=value assignments (also env's).

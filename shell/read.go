@@ -190,6 +190,10 @@ type frame struct {
 	// pos are the positional parameters of the shell or function running
 	// the statement.
 	pos *positional
+	// remote is set for commands that run on another host or in a
+	// container; mounts map host paths into that container.
+	remote bool
+	mounts []Mount
 }
 
 // nested returns the frame for commands reached through a substitution
@@ -206,6 +210,8 @@ func (f frame) nested(via string) frame {
 		piped:      1,
 		define:     f.define,
 		pos:        f.pos,
+		remote:     f.remote,
+		mounts:     f.mounts,
 	}
 }
 

@@ -1,0 +1,548 @@
+package shell
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolwall/toolwall/programs"
+)
+
+// follow handles what a command runs in turn: the shell's own builtins
+// that act on the running shell (cd, eval, alias, set, trap, source), a
+// called function's body, and then, from the program's catalog entry,
+// every operand, option value and standard input whose role is a command
+// (runs.go).
+func (w *walker) follow(cmd *Command, f frame, funcs bool) {
+	if w.err != nil || cmd.Name == "" {
+		return
+	}
+	if funcs && !strings.Contains(cmd.Args[0].Value, "/") && (len(cmd.Wrappers) == 0 || len(cmd.Wrappers) == 1 && cmd.Wrappers[0] == "time") {
+		if w.callFunc(cmd, cmd.Args[0].Value, f) {
+			return
+		}
+	}
+	switch cmd.Name {
+	case "cd", "pushd", "popd":
+		if plain(cmd) {
+			w.cd(cmd, f)
+		}
+		return
+	case "eval":
+		w.eval(cmd, f)
+		return
+	case "alias", "unalias":
+		if plain(cmd) {
+			w.defineAlias(cmd, f)
+		}
+		return
+	case "set", "shift":
+		if plain(cmd) {
+			w.set(cmd, f)
+		}
+		return
+	case "trap":
+		w.trap(cmd, f)
+		return
+	case "source", ".":
+		w.source(cmd, f)
+		return
+	}
+	v := cmd.Inv
+	p := v.Program()
+	if p == nil {
+		w.mayRun(cmd, f)
+		return
+	}
+	w.runs(cmd, v, p, f)
+}
+
+// runs reads the commands an invocation hands on: option values, then
+// operands, then standard input when nothing else gave the program its
+// code.
+func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame) {
+	if p.Style&programs.Strict != 0 && slices.ContainsFunc(v.Opts, func(o programs.Opt) bool { return !o.Known }) {
+		return // bash refuses an option it does not know: nothing runs
+	}
+	if p.Root().Grammar == "parallel" {
+		w.parallel(cmd, v, f)
+		return
+	}
+	if v.Stdin == programs.Items && v.firstRole(programs.Argv) < 0 {
+		// xargs with no command runs echo (xargs(1))
+		w.tail(cmd, []Word{{Raw: "echo", Value: "echo", Prefix: "echo"}, {Raw: "{}", Dynamic: true}}, p.Path(), cmd.Cwd, f, false, nil)
+		return
+	}
+	lang := p.Lang
+	via := p.Path()
+	gotCode := false
+	for _, o := range v.Opts {
+		if w.err != nil {
+			return
+		}
+		if !o.HasValue {
+			continue
+		}
+		val := v.Value(o)
+		switch o.Role {
+		case programs.Shell:
+			w.body(val, cmd, f, "sh -c", nil)
+			gotCode = true
+		case programs.Code:
+			w.code(cmd, val, lang, f, false)
+			gotCode = true
+		case programs.Bang:
+			if body, ok := bang(val.Value); ok && !val.Dynamic {
+				w.body(Word{Value: body, Prefix: body}, cmd, f, "sh -c", nil)
+			}
+		case programs.Config:
+			w.shellConfig(cmd, p, val, f)
+		case programs.Argv:
+			w.findExec(cmd, v, o, f)
+		case programs.Exec:
+			if !val.Dynamic && isStdinFile(val.Value) {
+				w.stdinCode(cmd, lang, f)
+				gotCode = true
+			} else if lang == "awk" || lang == "make" {
+				gotCode = true
+			}
+		}
+	}
+	for k := 0; k < len(v.Operands) && w.err == nil; k++ {
+		op := v.Operands[k]
+		word := v.Args[op.Word]
+		switch op.Role {
+		case programs.Argv:
+			w.runArgv(cmd, v, k, f, via)
+			return
+		case programs.Shell:
+			zero, rest := cmd.Args[0], []Word(nil)
+			if next := v.rest(k + 1); len(next) > 0 {
+				zero, rest = next[0], next[1:]
+			}
+			w.body(word, cmd, f, "sh -c", newPositional(zero, rest))
+			gotCode = true
+			if p.Root().Name != "hyperfine" {
+				return
+			}
+		case programs.ShellJoin:
+			if body, ok := joinStatic(v.rest(k)); ok {
+				w.body(Word{Value: body, Prefix: body}, cmd, f, "sh -c", nil)
+			}
+			return
+		case programs.Command:
+			rest := v.rest(k)
+			if len(rest) == 1 && !rest[0].Dynamic {
+				w.body(rest[0], cmd, f, "sh -c", nil)
+			} else {
+				w.body(Word{Value: argvText(rest), Prefix: argvText(rest)}, cmd, f, "sh -c", nil)
+			}
+			return
+		case programs.Keys:
+			var keys []Word
+			for _, key := range v.rest(k) {
+				switch key.Value {
+				case "Enter", "C-m", "KPEnter", "C-j", "Space", "Tab":
+					continue
+				}
+				keys = append(keys, key)
+			}
+			if body, ok := joinStatic(keys); ok {
+				w.body(Word{Value: body, Prefix: body}, cmd, f, "sh -c", nil)
+			}
+			return
+		case programs.Remote:
+			w.remote(cmd, v, v.rest(k), f)
+			return
+		case programs.Code:
+			w.code(cmd, word, lang, f, false)
+			gotCode = true
+		case programs.Exec:
+			gotCode = true
+			if text, ok := w.procText(word); ok {
+				w.runChild(text, cmd, w.child(cmd, f, "stdin"))
+			} else if !word.Dynamic && isStdinFile(word.Value) {
+				w.stdinCode(cmd, lang, f)
+			}
+		}
+	}
+	if w.err != nil || gotCode {
+		return
+	}
+	switch v.Stdin {
+	case programs.Code:
+		w.stdinCode(cmd, lang, f)
+	case programs.Remote:
+		if v.firstRole(programs.Host) >= 0 && v.firstRole(programs.Remote) < 0 {
+			w.remote(cmd, v, nil, f)
+		}
+	}
+}
+
+// body re-reads a static shell string run by cmd in a new shell process
+// (Via via), with positional parameters pos when the shell was given
+// them (sh -c BODY NAME ARGS).
+func (w *walker) body(text Word, cmd *Command, f frame, via string, pos *positional) {
+	if text.Dynamic {
+		return
+	}
+	c := w.child(cmd, f, via)
+	if pos != nil {
+		c.pos = pos
+	}
+	w.runChild(text.Value, cmd, c)
+}
+
+// code reads program text of lang that cmd runs: shell text is re-read,
+// the inline programs of python, node, perl, ruby and php and awk
+// programs for the commands they run. Text of other languages (tcl, lua,
+// sed, make, …) is not read.
+func (w *walker) code(cmd *Command, text Word, lang string, f frame, fromStdin bool) {
+	if text.Dynamic {
+		return
+	}
+	switch lang {
+	case "sh":
+		c := w.child(cmd, f, "sh -c")
+		if fromStdin {
+			c = w.child(cmd, f, "stdin")
+			c.stdin = Stdin{}
+			c.redirs = outputRedirects(cmd.Redirects)
+		}
+		w.runChild(text.Value, cmd, c)
+	case "awk":
+		for _, t := range awkCommands(text.Value) {
+			if w.err != nil || strings.TrimSpace(t) == "" {
+				return
+			}
+			w.runProgram(t, cmd.Cwd, w.child(cmd, f, "awk"))
+		}
+	default:
+		l := langByName(lang)
+		if l == langNone {
+			return
+		}
+		texts, used, ok := commandsOf(l, text.Value, w.opt.MaxNodes-w.nodes)
+		w.nodes += used
+		if !ok {
+			w.fail(&LimitError{Limit: "nodes", Max: w.opt.MaxNodes})
+			return
+		}
+		for _, t := range texts {
+			if w.err != nil {
+				return
+			}
+			ch := w.child(cmd, f, viaOf[l])
+			if fromStdin {
+				ch.stdin = Stdin{}
+				ch.redirs = outputRedirects(cmd.Redirects)
+			}
+			w.runProgram(t, cmd.Cwd, ch)
+		}
+	}
+}
+
+// stdinCode reads the static text cmd reads on standard input as its
+// program.
+func (w *walker) stdinCode(cmd *Command, lang string, f frame) {
+	text, ok := w.stdinText(cmd, 0)
+	if !ok {
+		return
+	}
+	w.code(cmd, Word{Raw: text, Value: text, Prefix: text}, lang, f, true)
+}
+
+// bang returns the shell command in a command of a program's own
+// language: "!cmd", "shell cmd" (gdb, sftp, mysql), ":!cmd" (vim),
+// "platform shell cmd" (lldb).
+func bang(v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	for _, p := range []string{":!", "!", "shell ", "platform shell ", "system "} {
+		if rest, ok := strings.CutPrefix(v, p); ok && strings.TrimSpace(rest) != "" {
+			return rest, true
+		}
+	}
+	return "", false
+}
+
+// shellConfig re-reads a KEY=VALUE setting whose key the program's entry
+// lists as a shell command (ssh -o ProxyCommand=…, git -c alias.x=!…).
+func (w *walker) shellConfig(cmd *Command, p *programs.Program, val Word, f frame) {
+	if val.Dynamic {
+		return
+	}
+	key, value, ok := strings.Cut(val.Value, "=")
+	if !ok {
+		// ssh -o "ProxyCommand cmd": key and value separated by a blank
+		key, value, ok = strings.Cut(strings.TrimSpace(val.Value), " ")
+		if !ok {
+			return
+		}
+	}
+	key = strings.ToLower(strings.TrimSpace(key))
+	for _, k := range p.Root().ShellConfig {
+		bangOnly := strings.HasSuffix(k, "=!")
+		k = strings.TrimSuffix(k, "=!")
+		if !configKey(k, key) {
+			continue
+		}
+		body := value
+		if bangOnly {
+			rest, ok := strings.CutPrefix(strings.TrimSpace(value), "!")
+			if !ok {
+				continue
+			}
+			body = rest
+		}
+		w.body(Word{Value: body, Prefix: body}, cmd, f, "sh -c", nil)
+		return
+	}
+}
+
+// configKey matches a configuration key against a catalog pattern: "*"
+// stands for any run of characters within the key.
+func configKey(pattern, key string) bool {
+	ok, err := path.Match(pattern, key)
+	return err == nil && ok
+}
+
+// runArgv emits the command an invocation runs from operand k on: a
+// command of its own, run by cmd (Via the program's path): xargs appends
+// the items it reads (or puts them where -I's string is), a container
+// runs it with its own file system (Remote, Mounts), ssh-like runners on
+// another host.
+func (w *walker) runArgv(cmd *Command, v *Invocation, k int, f frame, via string) {
+	args := append([]Word(nil), v.rest(k)...)
+	if len(args) == 0 {
+		return
+	}
+	p := v.Program()
+	cwd := cmd.Cwd
+	var (
+		remote bool
+		mounts []Mount
+	)
+	if v.firstRole(programs.Image) >= 0 || p.Root().Name == "kubectl" || p.Root().Name == "oc" ||
+		p.Name == "exec" && isContainer(p.Root().Name) {
+		remote, cwd = true, ""
+		for _, x := range cmd.Effects {
+			if x.Kind == Mounts && x.Path != "" {
+				mounts = append(mounts, Mount{Host: x.Path, Guest: x.Guest})
+			}
+		}
+		for _, o := range v.Values("workdir") {
+			if !o.Dynamic && path.IsAbs(o.Value) {
+				cwd = o.Value
+			}
+		}
+		if ep := v.Values("entrypoint"); len(ep) > 0 {
+			args = append(ep[len(ep)-1:len(ep)], args...)
+		}
+	}
+	if v.Stdin == programs.Items {
+		replace := ""
+		for _, o := range v.Opts {
+			if o.Name == "replace" {
+				replace = "{}"
+				if o.HasValue {
+					replace = v.Value(o).Value
+				}
+			}
+		}
+		if replace != "" {
+			for j := range args {
+				args[j] = placeholder(args[j], replace)
+			}
+		} else {
+			args = append(args, Word{Raw: "{}", Dynamic: true})
+		}
+	}
+	w.tail(cmd, args, via, cwd, f, remote, mounts)
+}
+
+// isContainer reports whether a program is a container engine.
+func isContainer(name string) bool {
+	return name == "docker" || name == "podman" || name == "nerdctl"
+}
+
+// findExec emits the command of one find -exec/-execdir/-ok/-okdir
+// (Via "find -exec"); {} becomes a Dynamic word; -execdir runs in the
+// directory of each match (unknown).
+func (w *walker) findExec(cmd *Command, v *Invocation, o programs.Opt, f frame) {
+	if o.ValueWord < 0 {
+		return
+	}
+	end := o.End
+	if end > o.ValueWord && end-1 < len(v.Args) && !v.Args[end-1].Dynamic && (v.Args[end-1].Value == ";" || v.Args[end-1].Value == "+") {
+		end--
+	}
+	var tail []Word
+	for _, a := range v.Args[o.ValueWord:min(end, len(v.Args))] {
+		tail = append(tail, placeholder(a, "{}"))
+	}
+	if len(tail) == 0 {
+		return
+	}
+	cwd := cmd.Cwd
+	if strings.HasSuffix(o.Spelling, "dir") {
+		cwd = ""
+	}
+	w.tail(cmd, tail, "find -exec", cwd, f, false, nil)
+}
+
+// parallel re-reads the command GNU parallel runs for its first input:
+// the command words, followed by the first ::: argument (or a dynamic
+// word when arguments come from stdin or a file), with {} replaced.
+func (w *walker) parallel(cmd *Command, v *Invocation, f frame) {
+	words := v.OperandsOf(programs.Argv)
+	if len(words) == 0 {
+		return // commands come from the input: the remote analyzer's case
+	}
+	arg := `"$__toolwall_runtime"`
+	if o, ok := v.Last(":::"); ok && o.HasValue {
+		arg = argvText([]Word{v.Value(o)})
+	}
+	body, placed := argvText(words), false
+	if strings.Contains(body, "{}") {
+		body, placed = strings.ReplaceAll(body, "{}", arg), true
+	}
+	if !placed {
+		body += " " + arg
+	}
+	w.body(Word{Value: body, Prefix: body}, cmd, f, "sh -c", nil)
+}
+
+// remote re-reads the command an ssh-like program runs on another host:
+// its words joined by spaces (run by the remote user's shell), or the
+// static text on its stdin when there are none, as Via "ssh" at Depth+1.
+// The remote side runs in the remote home: for localhost (no other user
+// named) that is Options.Home, elsewhere it is unknown, so ~ and $HOME are
+// Dynamic and the directory is "". Privileged stays false: whether the
+// remote user is root is not known. Its commands are Remote unless the
+// host is this machine. The remote shell may not be bash: a body that
+// does not parse is one command with a Dynamic program.
+func (w *walker) remote(cmd *Command, v *Invocation, words []Word, f frame) {
+	if v.Has("no-command") {
+		return
+	}
+	hosts := v.OperandsOf(programs.Host)
+	if len(hosts) == 0 {
+		return
+	}
+	host := hosts[0]
+	c := w.child(cmd, f, "ssh")
+	c.privileged = false
+	c.pos = &positional{}
+	user, name, hasUser := strings.Cut(host.Value, "@")
+	if !hasUser {
+		name, user = user, ""
+	}
+	local := !host.Dynamic && (name == "localhost" || strings.HasPrefix(name, "127.") || name == "::1") &&
+		(user == "" || user == w.opt.User)
+	cwd := ""
+	if local && !f.scope.homeSet {
+		cwd = w.opt.Home
+	} else {
+		c.scope.homeSet, c.scope.userSet, c.scope.pwdSet = true, true, true
+		c.remote = true
+	}
+	var body string
+	if len(words) > 0 {
+		text, ok := joinStatic(words)
+		if !ok {
+			return
+		}
+		body = text
+	} else {
+		text, ok := w.stdinText(cmd, 0)
+		if !ok {
+			return
+		}
+		body = text
+		c.stdin, c.redirs = Stdin{}, outputRedirects(cmd.Redirects)
+	}
+	w.runProgram(body, cwd, c)
+}
+
+// mayRun reads a program not in the catalog the way a peer guard reads
+// argv (DESIGN.md principle 2): when one of its words names a catalog
+// program that runs commands, deletes, changes permissions or talks to
+// the network, the words from there on may be a command it runs (direnv
+// exec . rm -rf ~, some-runner -- bash -c '…'), and are read as one (Via
+// "argument"). Words that look like options are skipped; the first
+// candidate decides.
+func (w *walker) mayRun(cmd *Command, f frame) {
+	for i := 1; i < len(cmd.Args); i++ {
+		a := cmd.Args[i]
+		if a.Dynamic || a.Value == "" || strings.HasPrefix(a.Value, "-") || strings.ContainsAny(a.Value, "=/ ") {
+			continue
+		}
+		p := programs.Lookup(a.Value)
+		if p == nil || strings.ToLower(a.Value) != a.Value || !acts(p) {
+			continue
+		}
+		w.tail(cmd, append([]Word(nil), cmd.Args[i:]...), "argument", cmd.Cwd, f, cmd.Remote, cmd.Mounts)
+		return
+	}
+}
+
+// acts reports whether a program's entry gives it a role that matters
+// when an unknown runner hands it on: it runs commands, deletes, changes
+// permissions or owners, or talks to the network.
+func acts(p *programs.Program) bool {
+	if p.Privileged || p.Wrapper {
+		return true
+	}
+	for _, r := range p.Operands {
+		for _, role := range r.Roles {
+			switch role {
+			case programs.Argv, programs.Shell, programs.ShellJoin, programs.Code, programs.Delete,
+				programs.Chmod, programs.Chown, programs.Upload, programs.URL, programs.Host, programs.Remote:
+				return true
+			}
+		}
+	}
+	for _, o := range p.Options {
+		switch o.Role {
+		case programs.Shell, programs.Code:
+			return true
+		}
+	}
+	return false
+}
+
+// langByName returns the inline-program language of a catalog lang.
+func langByName(name string) lang {
+	switch name {
+	case "python":
+		return langPython
+	case "node":
+		return langNode
+	case "perl":
+		return langPerl
+	case "ruby":
+		return langRuby
+	case "php":
+		return langPHP
+	}
+	return langNone
+}
+
+// argvText renders words as shell text that reads back as the same argv;
+// a dynamic word becomes an unknown variable, which reads back as dynamic.
+func argvText(args []Word) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		q, err := quote(a.Value)
+		if a.Dynamic || err != nil {
+			q = `"$__toolwall_runtime"`
+		}
+		parts[i] = q
+	}
+	return strings.Join(parts, " ")
+}
+
+// quote quotes s for bash.
+func quote(s string) (string, error) { return syntax.Quote(s, syntax.LangBash) }

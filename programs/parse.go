@@ -1,6 +1,7 @@
 package programs
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -62,8 +63,10 @@ type Parsed struct {
 	// subcommand named on the command line; nil when the program is not
 	// in the catalog.
 	Program *Program
-	// Subs are the indexes of the words that named subcommands.
-	Subs []int
+	// Subs are the indexes of the words that named subcommands, and
+	// SubNames those words as written.
+	Subs     []int
+	SubNames []string
 	// Opts are the options in order.
 	Opts []Opt
 	// Operands are the operands in order.
@@ -137,17 +140,10 @@ func (p *Parsed) Values(names ...string) []Opt {
 	return out
 }
 
-// Sub reports whether the command line named the subcommand path given
-// ("push", or "compose", "up").
+// Sub reports whether the command line named exactly the subcommand path
+// given, as written ("push", or "compose", "up"; "ci" is not "commit").
 func (p *Parsed) Sub(path ...string) bool {
-	q := p.Program
-	for i := len(path) - 1; i >= 0; i-- {
-		if q == nil || q.Parent == nil || q.Name != path[i] {
-			return false
-		}
-		q = q.Parent
-	}
-	return q != nil && q.Parent == nil
+	return slices.Equal(p.SubNames, path)
 }
 
 // Parse reads argv (argv[0] is the program name, as written) through
@@ -252,6 +248,7 @@ func (ps *parser) operand(i int) bool {
 	if ps.cur != nil && len(ps.cur.Subs) > 0 && len(ps.ops) == 0 && !t.Dynamic {
 		if s := ps.cur.Sub(t.Value); s != nil {
 			ps.out.Subs = append(ps.out.Subs, i)
+			ps.out.SubNames = append(ps.out.SubNames, t.Value)
 			ps.cur = s
 			ps.out.Program = s
 			if s.Grammar != "" {

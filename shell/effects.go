@@ -280,6 +280,10 @@ func (e effectsOf) invocation(v *Invocation) {
 	}
 	for _, d := range dests {
 		e.dest(d, sources, rec, v)
+		if v.Has("delete") {
+			// rsync --delete: the destination loses what the sources lack
+			e.add(Deletes, d, programs.XferDest, "--delete", func(x *Effect) { x.Recursive = true })
+		}
 	}
 	if remote {
 		for _, s := range sources {
@@ -325,7 +329,12 @@ func (e effectsOf) dest(d Word, sources []Word, rec bool, v *Invocation) {
 			continue
 		}
 		base := path.Base(strings.TrimSuffix(s.Value, "/"))
-		if base == "/" || base == "." {
+		if base == "/" || base == "." || strings.HasSuffix(s.Value, "/") && v.firstRole(programs.Xfer) >= 0 {
+			// the source's contents go into d itself (cp -r src/. d,
+			// rsync src/ d)
+			if !d.Dynamic {
+				e.add(kind, d, programs.Dest, "operand", func(x *Effect) { x.Recursive = true })
+			}
 			continue
 		}
 		into := d

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -21,16 +23,6 @@ const (
 	// the toolwall hook is configured.
 	RuleSettings = "self.settings"
 )
-
-// readOnly are commands that only read the files they name.
-var readOnly = map[string]bool{
-	"cat": true, "less": true, "more": true, "head": true, "tail": true, "ls": true,
-	"stat": true, "file": true, "wc": true, "grep": true, "egrep": true, "fgrep": true,
-	"rg": true, "diff": true, "cmp": true, "sha256sum": true, "sha1sum": true,
-	"md5sum": true, "test": true, "[": true, "realpath": true, "readlink": true,
-	"du": true, "jq": true, "bat": true, "echo": true, "printf": true, "toolwall": true,
-	"which": true, "type": true, "command": true, "dirname": true, "basename": true,
-}
 
 // Files are toolwall's own files.
 type Files struct {
@@ -44,6 +36,18 @@ type Files struct {
 
 // New returns the analyzer for toolwall's own files. Claude Code's
 // settings files are derived per call from its home and project.
+//
+// A shell command touches a protected file through its effects (package
+// shell): a write, append, in-place change, delete, move, link or
+// permission change of the file itself, or of a directory holding it when
+// the effect reaches a whole tree (rm -r, mv of a parent, chmod -R, an
+// archive extracted into it, a recursive copy into it, find -delete and
+// find -exec of a changing command, filtered by find's -name). A
+// permission change counts only when it can take the owner's read (or,
+// for the binary, execute) permission away. Reads, listings and copies of
+// a protected file elsewhere touch nothing. A program not in the catalog
+// touches a protected file when one of its operands names it exactly.
+// Commands on another host or in a container touch nothing here.
 func New(files Files) *analysis.Analyzer {
 	var clean []string
 	for _, p := range files.Own {
@@ -83,78 +87,131 @@ func settings(call toolwall.Call) []string {
 	return out
 }
 
-// treeChangers change everything under a directory operand (rm -r, mv
-// of a parent, chmod -R, an archive extracted into it): for these, naming
-// a directory that holds a protected file counts as touching the file.
-var treeChangers = map[string]bool{
-	"rm": true, "rmdir": true, "mv": true, "chmod": true, "chown": true, "chgrp": true,
-	"chattr": true, "setfacl": true, "shred": true, "unzip": true, "trash": true, "trash-put": true,
+// target is one place a call changes.
+type target struct {
+	path string
+	// tree: everything under path changes.
+	tree bool
+	// names are find's -name patterns; one must match a protected file's
+	// name for a tree change to reach it.
+	names []string
+	// mode is a permission change's mode ("" for other changes).
+	mode  string
+	chmod bool
+	// unnamed: a tree of entries the command does not name (an archive
+	// extracted): it counts for toolwall's own files only.
+	unnamed bool
+	// depth bounds how deep below path a tree change reaches: find
+	// -maxdepth N gives N+1; 0 is no bound.
+	depth int
 }
 
-// copiers change only their last operand (the destination); their
-// sources are read.
-var copiers = map[string]bool{"cp": true, "rsync": true, "install": true, "ln": true}
-
-// tarExtracts reports whether a tar command extracts (x, --extract, --get)
-// rather than creating or listing an archive.
-func tarExtracts(c *shell.Command) bool {
-	for i, w := range c.Args[1:] {
-		v := w.Value
-		switch {
-		case v == "--extract" || v == "--get":
-			return true
-		case strings.HasPrefix(v, "--"):
-		case strings.HasPrefix(v, "-") || i == 0:
-			if strings.ContainsRune(v, 'x') {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// findChanges reports whether a find command deletes or runs commands on
-// what it finds.
-func findChanges(c *shell.Command) bool {
-	for _, w := range c.Args[1:] {
-		switch w.Value {
-		case "-delete", "-exec", "-execdir", "-ok", "-okdir":
-			return true
-		}
-	}
-	return false
-}
-
-// findNames returns the -name / -iname patterns of a find command.
-func findNames(c *shell.Command) []string {
-	var out []string
-	for i := 1; i+1 < len(c.Args); i++ {
-		if v := c.Args[i].Value; v == "-name" || v == "-iname" {
-			out = append(out, strings.ToLower(c.Args[i+1].Value))
-		}
-	}
-	return out
-}
-
-// touches returns the first protected file that p names (exactly or as a
-// glob) or, when tree is set, holds as a directory; names, when given,
-// are find's -name patterns, one of which must match the file's name.
-func touches(p string, protected []string, tree bool, names []string) (string, bool) {
+// touches returns the first protected file t reaches.
+func (t target) touches(protected []string) (string, bool) {
 	for _, f := range protected {
-		if len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool {
+		if len(t.names) > 0 && !slices.ContainsFunc(t.names, func(n string) bool {
 			ok, _ := path.Match(n, strings.ToLower(path.Base(f)))
 			return ok
 		}) {
 			continue
 		}
-		if p == f || tree && paths.Under(f, p) {
+		if t.chmod && !weakens(t.mode, f) {
+			continue
+		}
+		if t.path == f || t.tree && paths.Under(f, t.path) && t.within(f) {
 			return f, true
 		}
-		if ok, _ := path.Match(p, f); ok {
+		if strings.ContainsAny(t.path, "*?[") && globMatch(t.path, f, t.tree) {
 			return f, true
 		}
 	}
 	return "", false
+}
+
+// within reports whether f is within t.depth below t.path.
+func (t target) within(f string) bool {
+	if t.depth <= 0 {
+		return true
+	}
+	if f == t.path {
+		return true
+	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(f, t.path), "/")
+	return strings.Count(rel, "/")+1 < t.depth
+}
+
+// selective reports whether a find expression picks files by something
+// other than their name or type (owner, group, permissions, size, times,
+// inode, links, a regular expression on the path): such a find is not
+// aimed at toolwall's files.
+func selective(v *shell.Invocation) bool {
+	for _, o := range v.Opts {
+		switch o.Name {
+		case "user", "group", "uid", "gid", "nouser", "nogroup", "perm", "size", "mtime", "atime", "ctime",
+			"mmin", "amin", "cmin", "newer", "inum", "links", "regex", "iregex", "samefile", "empty", "used":
+			return true
+		}
+	}
+	return false
+}
+
+// globMatch matches a path pattern the way the shell expands it: element
+// by element, and a name starting with "." only by a pattern element that
+// starts with "." too (no dotglob). With tree, the pattern may match a
+// directory holding name. Patterns longer than 512 bytes match nothing
+// (no user text of unbounded size as a pattern).
+func globMatch(pattern, name string, tree bool) bool {
+	if len(pattern) > 512 {
+		return false
+	}
+	pe, ne := strings.Split(pattern, "/"), strings.Split(name, "/")
+	if len(pe) > len(ne) || len(pe) < len(ne) && !tree {
+		return false
+	}
+	for i := range pe {
+		if strings.HasPrefix(ne[i], ".") && !strings.HasPrefix(pe[i], ".") {
+			return false
+		}
+		if ok, err := path.Match(pe[i], ne[i]); err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// weakens reports whether chmod mode can take away what toolwall needs of
+// file f: the owner's read permission, or execute for the binary (a file
+// without an extension). Adding permissions weakens nothing.
+func weakens(mode, f string) bool {
+	binary := !strings.Contains(path.Base(f), ".")
+	if n, err := strconv.ParseUint(mode, 8, 32); err == nil && len(mode) <= 4 {
+		owner := (n >> 6) & 7
+		return owner&4 == 0 || binary && owner&1 == 0
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		who := strings.TrimLeft(clause, "ugoa")
+		users := clause[:len(clause)-len(who)]
+		if users != "" && !strings.ContainsAny(users, "ua") {
+			continue
+		}
+		for i := 0; i < len(who); i++ {
+			op := who[i]
+			if op != '-' && op != '=' {
+				continue
+			}
+			perms := who[i+1:]
+			if j := strings.IndexAny(perms, "+-="); j >= 0 {
+				perms = perms[:j]
+			}
+			if op == '=' {
+				return !strings.Contains(perms, "r") || binary && !strings.ContainsAny(perms, "xX")
+			}
+			if strings.Contains(perms, "r") || binary && strings.ContainsAny(perms, "xX") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func run(own []string, in *analysis.Input, r *analysis.Report) {
@@ -169,6 +226,29 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 		r.Add(toolwall.Finding{Rule: RuleSettings, Category: "self", Score: 0.6, Action: toolwall.Ask,
 			Reason: fmt.Sprintf("%s needs confirmation: it would change %s, Claude Code's settings, where toolwall's hook is configured. Ask the user to confirm the change.", what, target)})
 	}
+	judge := func(what string, t target) bool {
+		if f, ok := t.touches(own); ok {
+			report(what, f, true)
+			return true
+		}
+		if t.unnamed {
+			return false // an archive unpacked in the project names no settings file
+		}
+		if t.tree && len(t.names) == 0 {
+			// Work over a whole tree (sed -i, chown -R, find -exec across
+			// the project) is ordinary: only a tree inside the settings'
+			// own directory (.claude), or a find that picks the file by
+			// name, counts.
+			if !slices.ContainsFunc(ask, func(f string) bool { return paths.Under(t.path, path.Dir(f)) && path.Dir(f) != call.Home }) {
+				return false
+			}
+		}
+		if f, ok := t.touches(ask); ok {
+			report(what, f, false)
+			return true
+		}
+		return false
+	}
 	if call.Tool != toolwall.ToolBash {
 		field := "file_path"
 		if call.Tool == toolwall.ToolNotebookEdit {
@@ -179,63 +259,106 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 			return
 		}
 		p = paths.Abs(paths.Expand(p, call.Home), call.Cwd)
-		if f, ok := touches(p, own, false, nil); ok {
-			report(call.Tool+" of "+p, f, true)
-		} else if f, ok := touches(p, ask, false, nil); ok {
-			report(call.Tool+" of "+p, f, false)
-		}
+		judge(call.Tool+" of "+p, target{path: p})
 		return
 	}
 	if in.Script == nil {
 		return
 	}
+	tails := map[*shell.Command][]*shell.Command{}
 	for _, c := range in.Script.Commands {
-		if f, deny, ok := indirect(c, own, ask, call.Home); ok {
-			report("`"+c.String()+"`", f, deny)
+		if c.Parent != nil && c.Via == "find -exec" {
+			tails[c.Parent] = append(tails[c.Parent], c)
+		}
+	}
+	for _, c := range in.Script.Commands {
+		what := "`" + c.String() + "`"
+		if f, deny, ok := indirect(c, own, ask, call.Home); ok && !c.Remote {
+			report(what, f, deny)
 			continue
 		}
-		tree := treeChangers[c.Name] || c.Name == "find" && findChanges(c) || c.Name == "tar" && tarExtracts(c)
-		var names []string
-		if c.Name == "find" {
-			names = findNames(c)
-		}
-		check := func(w shell.Word, writes bool) {
-			if w.Dynamic || w.Value == "" || strings.HasPrefix(w.Value, "-") && !writes {
-				return
+		for _, t := range targets(c, tails[c]) {
+			if judge(what, t) {
+				break
 			}
-			p := paths.Abs(w.Value, c.Cwd)
-			if f, ok := touches(p, own, tree && !writes, names); ok {
-				report("`"+c.String()+"`", f, true)
-			} else if f, ok := touches(p, ask, tree && !writes, names); ok {
-				report("`"+c.String()+"`", f, false)
-			}
-		}
-		for _, rd := range c.Redirects {
-			if rd.Writes() {
-				check(rd.Target, true)
-			}
-		}
-		if readOnly[c.Name] || len(c.Args) < 2 {
-			continue
-		}
-		last := len(c.Args) - 1
-		for i, w := range c.Args[1:] {
-			if v, ok := strings.CutPrefix(w.Value, "of="); ok && c.Name == "dd" {
-				w.Value = v
-			}
-			if copiers[c.Name] {
-				tree = i+1 == last
-			}
-			check(w, false)
 		}
 	}
 }
 
+// targets lists what command c changes, from its effects; tails are the
+// commands its find -exec runs.
+func targets(c *shell.Command, tails []*shell.Command) []target {
+	var out []target
+	var names []string
+	depth := 0
+	if v := c.Inv; v != nil && v.Program() != nil && v.Program().Root().Name == "find" {
+		for _, n := range v.Values("name", "iname") {
+			names = append(names, strings.ToLower(n.Value))
+		}
+		if selective(v) {
+			return nil // find picks by owner, size, time, …: not toolwall's files by name
+		}
+		for _, d := range v.Values("maxdepth") {
+			if n, err := strconv.Atoi(d.Value); err == nil && n >= 0 {
+				depth = n + 1
+			}
+		}
+	}
+	for _, e := range c.Effects {
+		if e.Path == "" || e.Remote {
+			continue
+		}
+		switch e.Kind {
+		case shell.Writes, shell.Appends, shell.Modifies, shell.Links:
+			out = append(out, target{path: e.Path, tree: e.Recursive, names: names, unnamed: e.From == "tree"})
+		case shell.Deletes, shell.Moves:
+			out = append(out, target{path: e.Path, tree: e.Recursive || e.Kind == shell.Moves, names: names})
+		case shell.Chmods:
+			out = append(out, target{path: e.Path, tree: e.Recursive, names: names, chmod: true, mode: e.Mode})
+		}
+	}
+	// find -exec CMD {}: what CMD does to {} it does to every match.
+	for _, t := range tails {
+		for _, e := range t.Effects {
+			if !strings.Contains(e.Word.Raw, "{}") {
+				continue
+			}
+			switch e.Kind {
+			case shell.Writes, shell.Appends, shell.Modifies, shell.Deletes, shell.Moves, shell.Chmods, shell.Links:
+				for _, start := range c.Effects {
+					if start.Path != "" && (start.Kind == shell.Reads || start.Kind == shell.Deletes) && start.From == "operand" {
+						out = append(out, target{path: start.Path, tree: true, names: names, chmod: e.Kind == shell.Chmods, mode: e.Mode, depth: depth})
+					}
+				}
+			}
+		}
+		if t.Inv == nil || t.Inv.Program() == nil {
+			for _, start := range c.Effects {
+				if start.Path != "" && start.From == "operand" {
+					out = append(out, target{path: start.Path, tree: true, names: names, depth: depth})
+				}
+			}
+		}
+	}
+	// A program not in the catalog: an operand naming the file exactly.
+	if c.Inv != nil && c.Inv.Program() == nil && !readOnly[c.Name] && !c.Remote {
+		for _, w := range c.Args[1:] {
+			if !w.Dynamic && w.Value != "" && !strings.HasPrefix(w.Value, "-") {
+				out = append(out, target{path: paths.Abs(w.Value, c.Cwd)})
+			}
+		}
+	}
+	return out
+}
+
+// readOnly are programs outside the catalog that only read what they
+// name.
+var readOnly = map[string]bool{"toolwall": true, "which": true, "type": true, "hash": true}
+
 // interpreters run code given on their command line.
 var interpreters = map[string]bool{
-	"python": true, "python2": true, "python3": true, "pypy": true, "pypy3": true, "node": true,
-	"nodejs": true, "bun": true, "deno": true, "perl": true, "ruby": true, "php": true, "lua": true,
-	"osascript": true, "pwsh": true, "powershell": true,
+	"python": true, "node": true, "bun": true, "deno": true, "perl": true, "ruby": true, "php": true,
+	"lua": true, "osascript": true, "pwsh": true, "powershell": true,
 }
 
 // indirect finds changes to protected files that name them indirectly:
@@ -245,16 +368,18 @@ var interpreters = map[string]bool{
 // Code's own "claude config" changes. It returns the file, whether the
 // change is denied (toolwall's own) or asked (Claude's settings).
 func indirect(c *shell.Command, own, ask []string, home string) (string, bool, bool) {
+	v := c.Inv
+	p := v.Program()
 	switch {
-	case c.Name == "go" && (c.Arg(1) == "install" || c.Arg(1) == "build"):
-		for _, out := range goOutputs(c) {
+	case p != nil && p.Root().Name == "go" && (v.Sub("install") || v.Sub("build")):
+		for _, out := range goOutputs(c, v) {
 			for _, f := range own {
-				if out == f || path.Base(out) == path.Base(f) && c.Arg(1) == "install" && !strings.Contains(path.Base(f), ".") {
+				if out == f || path.Base(out) == path.Base(f) && v.Sub("install") && !strings.Contains(path.Base(f), ".") {
 					return f, true, true
 				}
 			}
 		}
-	case interpreters[c.Name]:
+	case p != nil && interpreters[p.Root().Name]:
 		code := strings.Join(argValues(c), " ")
 		for _, f := range own {
 			if mentions(code, f, home) {
@@ -300,25 +425,18 @@ func mentions(code, f, home string) bool {
 // last element), and for go install the last element of each package
 // (where it lands depends on GOBIN, so only its name is known; the caller
 // compares names).
-func goOutputs(c *shell.Command) []string {
-	var out, pkgs []string
+func goOutputs(c *shell.Command, v *shell.Invocation) []string {
+	var out []string
 	o := ""
-	args := c.Args[2:]
-	for i := 0; i < len(args); i++ {
-		v := args[i].Value
-		switch {
-		case v == "-o" && i+1 < len(args):
-			o = paths.Abs(args[i+1].Value, c.Cwd)
-			if strings.HasSuffix(args[i+1].Value, "/") {
-				o += "/"
-			}
-			i++
-		case strings.HasPrefix(v, "-o="):
-			o = paths.Abs(v[3:], c.Cwd)
-		case strings.HasPrefix(v, "-"):
-		default:
-			pkgs = append(pkgs, v)
+	for _, w := range v.Values("output") {
+		o = paths.Abs(w.Value, c.Cwd)
+		if strings.HasSuffix(w.Value, "/") {
+			o += "/"
 		}
+	}
+	var pkgs []string
+	for _, op := range v.OperandsOf(programs.None) {
+		pkgs = append(pkgs, op.Value)
 	}
 	if len(pkgs) == 0 {
 		pkgs = []string{c.Cwd}

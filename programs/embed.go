@@ -15,6 +15,8 @@ var (
 	catRunners string
 	//go:embed catalog/shells.txt
 	catShells string
+	//go:embed catalog/system.txt
+	catSystem string
 	//go:embed catalog/wrappers.txt
 	catWrappers string
 )
@@ -27,6 +29,7 @@ func embedded() []source {
 		{"net.txt", catNet},
 		{"runners.txt", catRunners},
 		{"shells.txt", catShells},
+		{"system.txt", catSystem},
 		{"wrappers.txt", catWrappers},
 	}
 }

@@ -26,6 +26,8 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = filepath.Join(dir, "toolwall")
+	// Keep every test's state, audit and approvals out of the real home.
+	os.Setenv("TOOLWALL_STATE", filepath.Join(dir, "state", "state.db"))
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building toolwall: %v\n%s", err, out)
 		os.Exit(1)

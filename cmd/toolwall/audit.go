@@ -152,7 +152,7 @@ time. Records older than audit.retention (default 720h) are pruned.`,
 	fl.IntVar(&limit, "limit", 100, "at most this many (the newest); 0 for all")
 	fl.BoolVar(&asJSON, "json", false, "print records as JSON Lines")
 	fl.BoolVarP(&follow, "follow", "f", false, "keep printing new decisions (tail)")
-	cmd.AddCommand(newAuditPrune())
+	cmd.AddCommand(newAuditPrune(), newAuditServe())
 	return cmd
 }
 

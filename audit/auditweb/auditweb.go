@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolwall/toolwall"
@@ -22,17 +23,21 @@ import (
 //go:embed templates/*.html
 var files embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"time":    func(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") },
-	"summary": func(r audit.Record) string { return toolwall.Call{Tool: r.Tool, Input: r.Input}.Summary() },
-	"rules":   func(r audit.Record) string { return strings.Join(r.Verdict.Rules(), ", ") },
-	"pct": func(n, max int) int {
-		if max == 0 {
-			return 0
-		}
-		return n * 100 / max
-	},
-}).ParseFS(files, "templates/*.html"))
+// pages are parsed on first use, not at init: the toolwall binary links
+// this package, and every hook process would pay for the parse.
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"time":    func(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") },
+		"summary": func(r audit.Record) string { return toolwall.Call{Tool: r.Tool, Input: r.Input}.Summary() },
+		"rules":   func(r audit.Record) string { return strings.Join(r.Verdict.Rules(), ", ") },
+		"pct": func(n, max int) int {
+			if max == 0 {
+				return 0
+			}
+			return n * 100 / max
+		},
+	}).ParseFS(files, "templates/*.html"))
+})
 
 // Server serves the pages of one store.
 type Server struct {
@@ -219,7 +224,7 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) error {
 	for _, rec := range rs[:min(len(rs), 20)] {
 		o.Recent = append(o.Recent, Row{rec, s.link("/decision", "id", rec.ID)})
 	}
-	return pages.ExecuteTemplate(w, "overview.html", o)
+	return pages().ExecuteTemplate(w, "overview.html", o)
 }
 
 // SessionPage is a session's data.
@@ -254,7 +259,7 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	return pages.ExecuteTemplate(w, "session.html", p)
+	return pages().ExecuteTemplate(w, "session.html", p)
 }
 
 // DecisionPage is one decision's data.
@@ -268,5 +273,5 @@ func (s *Server) decision(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return pages.ExecuteTemplate(w, "decision.html", DecisionPage{rec, s.link("/"), s.link("/session", "id", rec.Session)})
+	return pages().ExecuteTemplate(w, "decision.html", DecisionPage{rec, s.link("/"), s.link("/session", "id", rec.Session)})
 }

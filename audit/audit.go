@@ -25,6 +25,12 @@ type Record struct {
 	Turn    int    `json:"turn,omitempty"`
 	// Caller is the agent that made the call ("" for the primary agent).
 	Caller string `json:"caller,omitempty"`
+	// CallID is the host's id of the tool call (Claude Code's
+	// tool_use_id), "" when the host gives none; [Store.CallOutcome]
+	// attaches an outcome by it.
+	CallID string `json:"call_id,omitempty"`
+	// Cwd is the working directory the call was judged in.
+	Cwd string `json:"cwd,omitempty"`
 	// Tool is the tool name as the host sent it.
 	Tool string `json:"tool"`
 	// Input is the tool input, with secrets redacted.

@@ -71,14 +71,19 @@ type Options struct {
 	// Logger receives warnings and internal errors; nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// Protect lists more of toolwall's own files the self analyzer guards
+	// with the Installed places: the audit store and the approvals (see
+	// Stores.Files).
+	Protect []string
 }
 
 // Engine is the gate with its session store. It is safe for concurrent
 // use; Close releases the store.
 type Engine struct {
 	*gate.Gate
-	store session.Store
-	state string
+	store  session.Store
+	state  string
+	policy *policy.Policy
 }
 
 // New builds the engine for opts. It does not fail: a state database that
@@ -134,10 +139,11 @@ func New(opts Options) *Engine {
 	}
 	files := self.Files{Home: DefaultFiles()}
 	if opts.Places == Installed {
-		files.Own = installedFiles(cfg, opts.ConfigPath, e.state)
+		files.Own = append(installedFiles(cfg, opts.ConfigPath, e.state), opts.Protect...)
 	}
+	e.policy = policy.New(cfg)
 	e.Gate = gate.New(gate.Options{
-		Analyzers:  append(analyzers.All(), self.New(files)),
+		Analyzers:  append(analyzers.All(), self.New(files), e.policy.Analyzer()),
 		Thresholds: cfg.ThresholdsOr(toolwall.DefaultThresholds()), // checked by policy.Parse
 		Disabled:   cfg.Rules.Disable,
 		Window:     w,
@@ -147,6 +153,17 @@ func New(opts Options) *Engine {
 	})
 	return e
 }
+
+// Evaluate decides on call: the gate's verdict (built-in analyzers, the
+// configuration's rules), finished by the call's project layer and the
+// operator's allowlist (policy.Policy.Apply).
+func (e *Engine) Evaluate(ctx context.Context, call toolwall.Call) toolwall.Verdict {
+	v := e.Gate.Evaluate(ctx, call)
+	return e.policy.Apply(gate.Normalize(call), v)
+}
+
+// Policy returns the policy the engine applies.
+func (e *Engine) Policy() *policy.Policy { return e.policy }
 
 // calls is the number of calls a store keeps per session: at least the
 // chain window.
@@ -184,8 +201,9 @@ func StatePath(flag string, cfg *policy.Config) (string, error) {
 
 // DefaultFiles lists, relative to a home directory, where the README's
 // install puts toolwall's own files: the binary `go install` writes, the
-// configuration and the state database with its WAL and shared-memory
-// files.
+// configuration, the state database with its WAL and shared-memory
+// files, the audit store (database, WAL, shared memory, inbox) and the
+// approvals.
 func DefaultFiles() []string {
 	return []string{
 		"go/bin/toolwall",
@@ -193,6 +211,11 @@ func DefaultFiles() []string {
 		".local/state/toolwall/state.db",
 		".local/state/toolwall/state.db-wal",
 		".local/state/toolwall/state.db-shm",
+		".local/state/toolwall/audit.db",
+		".local/state/toolwall/audit.db-wal",
+		".local/state/toolwall/audit.db-shm",
+		".local/state/toolwall/audit.jsonl",
+		".local/state/toolwall/approvals.jsonl",
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit"
 )
 
 // DefaultTimeout bounds how long a PreToolUse decision may take (4 s).
@@ -38,6 +39,25 @@ type TurnAdvancer interface {
 	AdvanceTurn(ctx context.Context, session string) (int, error)
 }
 
+// Auditor receives a record of every PreToolUse decision and the outcome
+// of every call that ran (an audit.Store does).
+type Auditor interface {
+	Record(ctx context.Context, r audit.Record) error
+	CallOutcome(ctx context.Context, session, callID string, o audit.Outcome) error
+}
+
+// Approver remembers a human's approval of an asked call (an
+// *approval.Store does): Check turns an ask into an allow when the same
+// call was approved, else notes it pending; Confirm grants the pending ask
+// of a call the host reports as run.
+type Approver interface {
+	Check(ctx context.Context, decision string, call toolwall.Call, v toolwall.Verdict, confirmable bool) (toolwall.Verdict, error)
+	Confirm(ctx context.Context, session, callID, by string) (bool, error)
+}
+
+// Driver is the audit records' driver name.
+const Driver = "hook:claude-code"
+
 // ClaudeCode answers Claude Code hook events.
 type ClaudeCode struct {
 	// Shield decides PreToolUse calls and records PostToolUse ones.
@@ -58,6 +78,14 @@ type ClaudeCode struct {
 	Timeout time.Duration
 	// Logger receives warnings and internal errors; nil means slog.Default().
 	Logger *slog.Logger
+	// Audit, when set, records every PreToolUse decision (allow included)
+	// and attaches the outcome at PostToolUse / PostToolUseFailure; asks
+	// and denies then name their decision id.
+	Audit Auditor
+	// Approvals, when set, allows an asked call the user approved before
+	// in the same session and directory, and takes a PostToolUse after an
+	// ask as the user's approval when a human was prompted.
+	Approvals Approver
 }
 
 // Payload is the subset of a Claude Code hook payload toolwall reads.
@@ -72,6 +100,25 @@ type Payload struct {
 	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
 	Error          string          `json:"error,omitempty"`
 	Prompt         string          `json:"prompt,omitempty"`
+	// PermissionMode is the session's permission mode ("default",
+	// "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions").
+	PermissionMode string `json:"permission_mode,omitempty"`
+	// AgentType names the sub-agent that made the call ("" for the main
+	// agent); it becomes the call's Caller.
+	AgentType string `json:"agent_type,omitempty"`
+	// DurationMS is how long the call ran (PostToolUse*).
+	DurationMS int64 `json:"duration_ms,omitempty"`
+}
+
+// prompted reports whether an ask in this permission mode shows a human
+// prompt: not in bypassPermissions, dontAsk or auto, where calls run or
+// are refused without one.
+func prompted(mode string) bool {
+	switch mode {
+	case "bypassPermissions", "dontAsk", "auto":
+		return false
+	}
+	return true
 }
 
 // Output is the JSON a PreToolUse hook prints to ask or deny.
@@ -104,7 +151,7 @@ func (h *ClaudeCode) Handle(ctx context.Context, r io.Reader, w io.Writer) (v to
 			h.logger().Error("toolwall hook: internal error", "panic", p)
 			v = internalError(p)
 			if event == "" || event == EventPreToolUse {
-				h.write(w, v)
+				h.write(w, v, "")
 			}
 		}
 	}()
@@ -130,15 +177,30 @@ func (h *ClaudeCode) Handle(ctx context.Context, r io.Reader, w io.Writer) (v to
 		if p.ToolName == "" {
 			return h.refuse(w, "The PreToolUse payload names no tool_name, so toolwall cannot check the call; it is refused.")
 		}
-		v = h.decide(ctx, h.call(p))
-		if v.Action != toolwall.Allow {
-			h.logger().Warn("toolwall: "+v.Action.String(), "tool", p.ToolName, "session", p.SessionID, "rules", v.Rules(), "reason", v.Reason)
+		start := time.Now()
+		call := h.call(p)
+		v = h.decide(ctx, call)
+		id := ""
+		if h.Audit != nil || h.Approvals != nil {
+			id = audit.NewID()
 		}
-		h.write(w, v)
+		if h.Approvals != nil {
+			var err error
+			if v, err = h.Approvals.Check(ctx, id, call, v, prompted(p.PermissionMode)); err != nil {
+				h.logger().Warn("toolwall hook: approvals unavailable; asking as usual", "err", err)
+			}
+		}
+		if v.Action != toolwall.Allow {
+			h.logger().Warn("toolwall: "+v.Action.String(), "tool", p.ToolName, "session", p.SessionID, "rules", v.Rules(), "reason", v.Reason, "decision", id)
+		}
+		h.record(ctx, id, call, v, start)
+		h.write(w, v, id)
 		return v
 	case EventPostToolUse, EventPostToolUseFailure:
 		if p.ToolName != "" {
-			h.Shield.RecordInvocation(ctx, h.call(p), event == EventPostToolUse && succeeded(p.ToolResponse))
+			ok := event == EventPostToolUse && succeeded(p.ToolResponse)
+			h.Shield.RecordInvocation(ctx, h.call(p), ok)
+			h.outcome(ctx, p, ok)
 		}
 	case EventUserPromptSubmit:
 		if h.Turns != nil && p.SessionID != "" {
@@ -201,7 +263,7 @@ func (h *ClaudeCode) call(p Payload) toolwall.Call {
 	}
 	return toolwall.Call{
 		Tool: p.ToolName, Input: p.ToolInput, Session: p.SessionID, ID: p.ToolUseID,
-		Cwd: p.Cwd, Project: project, Home: h.Home, Context: h.Context,
+		Cwd: p.Cwd, Project: project, Home: h.Home, Context: h.Context, Caller: p.AgentType,
 	}
 }
 
@@ -227,16 +289,61 @@ func succeeded(resp json.RawMessage) bool {
 func (h *ClaudeCode) refuse(w io.Writer, reason string) toolwall.Verdict {
 	h.logger().Warn("toolwall hook: refusing malformed payload", "reason", reason)
 	v := toolwall.Refusal("hook", toolwall.RuleMalformed, reason)
-	h.write(w, v)
+	id := ""
+	if h.Audit != nil {
+		id = audit.NewID()
+		h.record(context.Background(), id, toolwall.Call{}, v, time.Now())
+	}
+	h.write(w, v, id)
 	return v
 }
 
-// write prints the answer for v: nothing for allow and warn.
-func (h *ClaudeCode) write(w io.Writer, v toolwall.Verdict) {
+// record writes the audit record of decision id; a failure is logged and
+// changes nothing (the decision stands).
+func (h *ClaudeCode) record(ctx context.Context, id string, call toolwall.Call, v toolwall.Verdict, start time.Time) {
+	if h.Audit == nil {
+		return
+	}
+	if err := h.Audit.Record(ctx, audit.New(id, Driver, call, v, start, time.Since(start))); err != nil {
+		h.logger().Error("toolwall hook: cannot write the audit record", "decision", id, "err", err)
+	}
+}
+
+// outcome attaches what happened to the call to its decision's record,
+// and takes the run of an asked call as the user's approval.
+func (h *ClaudeCode) outcome(ctx context.Context, p Payload, ok bool) {
+	if h.Approvals != nil {
+		if _, err := h.Approvals.Confirm(ctx, p.SessionID, p.ToolUseID, "claude-code PostToolUse"); err != nil {
+			h.logger().Warn("toolwall hook: cannot record the approval", "err", err)
+		}
+	}
+	if h.Audit == nil || p.ToolUseID == "" {
+		return
+	}
+	o := audit.Outcome{Success: ok, Duration: time.Duration(p.DurationMS) * time.Millisecond, Error: p.Error}
+	var r struct {
+		ExitCode  *int `json:"exit_code"`
+		Truncated bool `json:"truncated"`
+	}
+	if json.Unmarshal(p.ToolResponse, &r) == nil {
+		o.ExitCode, o.Truncated = r.ExitCode, r.Truncated
+	}
+	if err := h.Audit.CallOutcome(ctx, p.SessionID, p.ToolUseID, audit.RedactOutcome(o)); err != nil {
+		h.logger().Warn("toolwall hook: cannot attach the outcome", "err", err)
+	}
+}
+
+// write prints the answer for v: nothing for allow and warn. A decision
+// id, when there is one, ends the reason so a human can look it up.
+func (h *ClaudeCode) write(w io.Writer, v toolwall.Verdict, id string) {
 	if !v.Action.Stops() {
 		return
 	}
-	if err := WriteDecision(w, v.Action, Explain(v)); err != nil {
+	reason := Explain(v)
+	if id != "" {
+		reason += " [decision " + id + "; toolwall explain " + id + "]"
+	}
+	if err := WriteDecision(w, v.Action, reason); err != nil {
 		h.logger().Error("toolwall hook: cannot write answer", "err", err)
 	}
 }

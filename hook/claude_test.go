@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/approval"
+	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/audit/jsonlstore"
 )
 
 // stub is a Shield that decides on a marker in the command and records
@@ -238,3 +241,54 @@ func TestClaudeCodePanicOnOtherEvents(t *testing.T) {
 type panicRecorder struct{ stub }
 
 func (*panicRecorder) RecordInvocation(context.Context, toolwall.Call, bool) { panic("record") }
+
+// TestClaudeCodeAuditAndApprovals: every PreToolUse decision is recorded
+// with its caller, the outcome is attached at PostToolUse, an asked call
+// the user approved (it ran) passes the second time in the same session
+// and directory, and a deny is never approved.
+func TestClaudeCodeAuditAndApprovals(t *testing.T) {
+	dir := t.TempDir()
+	store := jsonlstore.Open(dir + "/audit.jsonl")
+	h := &ClaudeCode{Shield: &stub{}, Audit: store, Approvals: approval.Open(dir+"/approvals.jsonl", approval.Options{})}
+	ctx := context.Background()
+	send := func(event, id, cmd string, extra map[string]any) (toolwall.Verdict, string) {
+		p := map[string]any{"session_id": "s", "cwd": "/w", "hook_event_name": event, "tool_name": "Bash",
+			"tool_input": map[string]any{"command": cmd, "description": "d-" + id}, "tool_use_id": id, "permission_mode": "default"}
+		for k, v := range extra {
+			p[k] = v
+		}
+		b, _ := json.Marshal(p)
+		var out bytes.Buffer
+		v := h.Handle(ctx, bytes.NewReader(b), &out)
+		return v, out.String()
+	}
+	v, out := send(EventPreToolUse, "t1", "echo STUB-ASK", map[string]any{"agent_type": "reviewer"})
+	if v.Action != toolwall.Ask || !strings.Contains(out, "toolwall explain ") {
+		t.Fatalf("first ask: %v %s", v.Action, out)
+	}
+	send(EventPostToolUse, "t1", "echo STUB-ASK", map[string]any{"agent_type": "reviewer", "tool_response": map[string]any{"exit_code": 0}, "duration_ms": 1200})
+	if v, out := send(EventPreToolUse, "t2", "echo STUB-ASK", map[string]any{"agent_type": "reviewer"}); v.Action != toolwall.Allow || out != "" {
+		t.Errorf("approved ask again: %v %q", v.Action, out)
+	}
+	if v, _ := send(EventPreToolUse, "t3", "echo STUB-ASK", nil); v.Action != toolwall.Ask {
+		t.Errorf("another caller: %v, want ask", v.Action)
+	}
+	send(EventPreToolUse, "t4", "echo STUB-DENY", nil)
+	send(EventPostToolUse, "t4", "echo STUB-DENY", map[string]any{"tool_response": map[string]any{}})
+	if v, _ := send(EventPreToolUse, "t5", "echo STUB-DENY", nil); v.Action != toolwall.Deny {
+		t.Errorf("deny after a (bogus) PostToolUse: %v", v.Action)
+	}
+	send(EventPreToolUse, "t6", "ls", nil)
+	rs, err := store.Query(ctx, audit.Filter{Session: "s"})
+	if err != nil || len(rs) != 6 {
+		t.Fatalf("%d records (%v), want 6", len(rs), err)
+	}
+	first := rs[len(rs)-1]
+	if first.Caller != "reviewer" || first.CallID != "t1" || first.Verdict.Action != toolwall.Ask || first.Driver != Driver ||
+		first.Outcome == nil || *first.Outcome.ExitCode != 0 || first.Outcome.Duration != 1200*time.Millisecond {
+		t.Errorf("first record %+v outcome %+v", first, first.Outcome)
+	}
+	if rs[len(rs)-2].Verdict.Action != toolwall.Allow || len(rs[len(rs)-2].Verdict.Notes) != 1 {
+		t.Errorf("approved record %+v", rs[len(rs)-2].Verdict)
+	}
+}

@@ -1,8 +1,27 @@
-// Package policy loads toolwall's configuration: a TOML file decoded
-// strictly (an unknown key is an error naming it, so a typo never silently
-// weakens the gate), checked once, and turned into gate options.
+// Package policy loads toolwall's configuration and puts it to work: TOML
+// decoded strictly (an unknown key is an error naming the file, line and
+// key, so a typo never silently weakens the gate), layered, checked once,
+// its custom rules compiled and self-tested at load.
 //
-// The file (all keys optional):
+// Layers, lowest first (issue 10):
+//
+//   - system: /etc/toolwall/config.toml ([SystemPath]);
+//   - user: --config, else $TOOLWALL_CONFIG, else
+//     $XDG_CONFIG_HOME/toolwall/config.toml, else
+//     ~/.config/toolwall/config.toml ([DefaultPath]);
+//   - project: <project root>/.toolwall.toml ([ProjectFile]), read per
+//     call by [Policy.For].
+//
+// A higher layer overrides the keys it sets, table by table; [[rule]] and
+// [[allow]] accumulate (an operator layer's rule replaces a lower one of
+// the same id). The system and user files are the operator's: they may
+// loosen ([rules] disable, allow rules and the [[allow]] list, each for
+// an exact project path). The project file lives where the agent writes,
+// so it may only tighten: lower [thresholds] and new warn/ask/deny
+// [[rule]]s; a looser threshold, an allow rule or a rule id an operator
+// file defines is an error naming both files.
+//
+// The operator file (all keys optional):
 //
 //	[thresholds]          # seed 000 bands; Critical at 0.9 is fixed
 //	warn  = 0.4
@@ -17,8 +36,29 @@
 //	calls     = 100       # chain window in calls
 //	retention = "168h"    # idle sessions are pruned after this
 //
-// Where it is read from: --config, else $TOOLWALL_CONFIG, else
-// $XDG_CONFIG_HOME/toolwall/config.toml, else
-// ~/.config/toolwall/config.toml. A missing file at a default place means
-// the defaults; a missing file that was named explicitly is an error.
+//	[[rule]]              # see Rule
+//	id      = "team.no-force-push"
+//	command = ["git push ** --force **"]
+//	action  = "deny"
+//	reason  = "Force-pushing rewrites shared history; push normally."
+//	match   = ["git push --force origin main"]
+//	not_match = ["git push origin main"]
+//
+//	[[allow]]             # see Allow
+//	project = "/home/me/src/app"
+//	command = "rm -rf build/cache"
+//
+//	[approvals]
+//	ttl = "30m"           # default: the rest of the session
+//
+//	[audit]
+//	store     = "sqlite"  # or "jsonl"
+//	retention = "720h"
+//
+// How the policy meets the gate: [Policy.Analyzer] turns the rules into
+// findings (evaluated on the shell reader's argv), which fuse with the
+// built-in analyzers' as usual (the strictest wins); then [Policy.Apply]
+// applies the project's thresholds (stricter only) and the operator's
+// allowlist, which turns an ask into an allow and never touches a deny.
+// The engine wires both for every driver.
 package policy

@@ -19,16 +19,58 @@ import (
 )
 
 // Config is a loaded configuration. The zero value is the defaults.
+//
+// Each top-level field is one TOML table (or array of tables); a new
+// table is one new field. Layering (see Load) needs nothing more: a
+// higher layer overrides the keys it sets, table by table, and arrays of
+// tables ([[rule]], [[allow]]) accumulate.
 type Config struct {
-	// Source is the file the configuration came from ("" for defaults).
+	// Source is the operator file the configuration came from: the user
+	// file, else the system file ("" for defaults).
 	Source string `toml:"-"`
+	// Layers are the files merged into this configuration, lowest first
+	// (system, user, then project when ForProject added one).
+	Layers []Layer `toml:"-"`
 	// Thresholds are the warn and block edges (defaults 0.4 and 0.7).
 	Thresholds Thresholds `toml:"thresholds"`
 	// Rules switch rules off.
 	Rules Rules `toml:"rules"`
 	// Memory configures session memory.
 	Memory Memory `toml:"memory"`
+	// Rule are custom rules ([[rule]]), lowest layer first.
+	Rule []Rule `toml:"rule"`
+	// Allow is the operator allowlist ([[allow]]).
+	Allow []Allow `toml:"allow"`
+	// Approvals configures how long a human's approval lasts.
+	Approvals Approvals `toml:"approvals"`
+	// Audit configures the audit store.
+	Audit Audit `toml:"audit"`
 }
+
+// Approvals is the [approvals] table.
+type Approvals struct {
+	// TTL bounds an approval of an asked call ("30m"); unset or 0 means
+	// the rest of the session.
+	TTL Duration `toml:"ttl"`
+}
+
+// Audit is the [audit] table.
+type Audit struct {
+	// Enabled switches the audit record off when false (default true).
+	Enabled *bool `toml:"enabled"`
+	// Store is "sqlite" (default: audit.db, written by hooks through the
+	// append-only inbox audit.jsonl and indexed when read) or "jsonl"
+	// (the JSONL file alone).
+	Store string `toml:"store"`
+	// Path is the store's file ("~/" expanded); default audit.db (or
+	// audit.jsonl) beside the state database.
+	Path string `toml:"path"`
+	// Retention is how long records are kept (default 720h, 30 days).
+	Retention Duration `toml:"retention"`
+}
+
+// On reports whether auditing is on (the default).
+func (a Audit) On() bool { return a.Enabled == nil || *a.Enabled }
 
 // Thresholds are the [thresholds] table. A missing key keeps its default.
 type Thresholds struct {
@@ -99,51 +141,131 @@ func DefaultPath() (path string, explicit bool) {
 	return "", false
 }
 
-// Load reads the configuration at path; with path "" it reads the
-// DefaultPath, where a missing file means the defaults. Errors are *Error.
+// SystemPath is the system layer, read before the user's file (a
+// missing file is no error).
+const SystemPath = "/etc/toolwall/config.toml"
+
+// Load reads the system layer (SystemPath) and then the user file at
+// path, merged; with path "" the user file is the DefaultPath, where a
+// missing file means no user layer. Errors are *Error. Project files are
+// added per call with ForProject.
 func Load(path string) (*Config, error) {
 	explicit := path != ""
 	if !explicit {
 		path, explicit = DefaultPath()
-		if path == "" {
-			return &Config{}, nil
+	}
+	return LoadFiles(Files{System: SystemPath, User: path, UserExplicit: explicit})
+}
+
+// Files name the operator layers LoadFiles reads.
+type Files struct {
+	// System is the system-wide file ("" for none); missing is no error.
+	System string
+	// User is the user's file ("" for none); missing is an error only
+	// when UserExplicit.
+	User         string
+	UserExplicit bool
+}
+
+// LoadFiles reads and merges the operator layers in f, system first.
+func LoadFiles(f Files) (*Config, error) {
+	merged := &Config{}
+	for _, l := range []struct {
+		path     string
+		kind     string
+		explicit bool
+	}{{f.System, LayerSystem, false}, {f.User, LayerUser, f.UserExplicit}} {
+		if l.path == "" {
+			continue
+		}
+		data, err := os.ReadFile(l.path)
+		if errors.Is(err, fs.ErrNotExist) && !l.explicit {
+			continue
+		}
+		if err != nil {
+			return nil, &Error{Path: l.path, Msg: err.Error()}
+		}
+		c, md, err := parse(l.path, data)
+		if err != nil {
+			return nil, err
+		}
+		merge(merged, c, md)
+		merged.Source = l.path
+		merged.Layers = append(merged.Layers, Layer{Kind: l.kind, Path: l.path})
+	}
+	if err := merged.check(); err != nil {
+		return nil, &Error{Path: merged.Source, Msg: err.Error()}
+	}
+	// A higher operator layer's rule replaces a lower one's of the same id.
+	last := map[string]int{}
+	for i, r := range merged.Rule {
+		last[r.ID] = i
+	}
+	var kept []Rule
+	for i, r := range merged.Rule {
+		if last[r.ID] == i {
+			kept = append(kept, r)
 		}
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && !explicit {
-		return &Config{}, nil
-	}
-	if err != nil {
-		return nil, &Error{Path: path, Msg: err.Error()}
-	}
-	return Parse(path, data)
+	merged.Rule = kept
+	return merged, nil
 }
 
 var ruleID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)*$`)
 
-// Parse decodes and checks a configuration; name is used in errors.
+// Parse decodes and checks one configuration file as a user layer; name
+// is used in errors.
 func Parse(name string, data []byte) (*Config, error) {
+	c, _, err := parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	c.Source = name
+	c.Layers = []Layer{{Kind: LayerUser, Path: name}}
+	return c, nil
+}
+
+// parse decodes one operator file strictly and checks it alone.
+func parse(name string, data []byte) (*Config, toml.MetaData, error) {
 	var c Config
-	md, err := toml.Decode(string(data), &c)
+	md, err := decodeStrict(name, data, &c)
+	if err != nil {
+		return nil, md, err
+	}
+	for i := range c.Rule {
+		c.Rule[i].Source, c.Rule[i].Line = name, nthHeader(data, "rule", i)
+	}
+	for i := range c.Allow {
+		c.Allow[i].Source, c.Allow[i].Line = name, nthHeader(data, "allow", i)
+	}
+	if err := c.check(); err != nil {
+		return nil, md, &Error{Path: name, Msg: err.Error()}
+	}
+	if err := c.compileRules(); err != nil {
+		return nil, md, err
+	}
+	return &c, md, nil
+}
+
+// decodeStrict decodes data into v; a syntax error, a wrong type or an
+// unknown key is an *Error with the line where it is known.
+func decodeStrict(name string, data []byte, v any) (toml.MetaData, error) {
+	md, err := toml.Decode(string(data), v)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, &Error{Path: name, Line: pe.Position.Line, Msg: pe.Message}
+			return md, &Error{Path: name, Line: pe.Position.Line, Msg: pe.Message}
 		}
-		return nil, &Error{Path: name, Msg: err.Error()}
+		return md, &Error{Path: name, Msg: err.Error()}
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, &Error{Path: name, Msg: fmt.Sprintf("unknown key(s) %s (known: thresholds.warn, thresholds.block, rules.disable, memory.state, memory.turns, memory.calls, memory.retention)", strings.Join(keys, ", "))}
+		return md, &Error{Path: name, Line: keyLine(data, und[0]), Msg: fmt.Sprintf("unknown key(s) %s (known tables: %s)", strings.Join(keys, ", "), knownTables(v))}
 	}
-	c.Source = name
-	if err := c.check(); err != nil {
-		return nil, &Error{Path: name, Msg: err.Error()}
-	}
-	return &c, nil
+	return md, nil
 }
 
 func (c *Config) check() error {
@@ -164,9 +286,9 @@ func (c *Config) check() error {
 		}
 	}
 	if slices.ContainsFunc(c.Rules.Disable, func(id string) bool {
-		return strings.HasPrefix(id, "gate.") || strings.HasPrefix(id, "input.") || id == "shell.limit"
+		return strings.HasPrefix(id, "gate.") || strings.HasPrefix(id, "input.") || id == "shell.limit" || id == RuleSelfApprove
 	}) {
-		return fmt.Errorf("rules.disable: gate.*, input.* and shell.limit keep toolwall itself safe and cannot be switched off")
+		return fmt.Errorf("rules.disable: gate.*, input.*, shell.limit and %s keep toolwall itself safe and cannot be switched off", RuleSelfApprove)
 	}
 	if c.Memory.Turns < 0 || c.Memory.Calls < 0 || c.Memory.Calls > 10000 {
 		return fmt.Errorf("memory.turns must be at least 1 and memory.calls from 1 to 10000")
@@ -176,6 +298,17 @@ func (c *Config) check() error {
 	}
 	if c.Memory.Retention.Duration < 0 {
 		return fmt.Errorf("memory.retention must not be negative")
+	}
+	if c.Approvals.TTL.Duration < 0 || c.Audit.Retention.Duration < 0 {
+		return fmt.Errorf("approvals.ttl and audit.retention must not be negative")
+	}
+	switch c.Audit.Store {
+	case "", "sqlite", "jsonl":
+	default:
+		return fmt.Errorf("audit.store = %q: want \"sqlite\" or \"jsonl\"", c.Audit.Store)
+	}
+	if p := c.Audit.Path; p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/") {
+		return fmt.Errorf("audit.path %q must be an absolute path or start with ~/", p)
 	}
 	return nil
 }

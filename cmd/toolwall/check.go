@@ -1,16 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/gate"
 )
@@ -64,14 +67,18 @@ Exit status: 0 allow or warn, 3 ask, 2 deny, 1 usage or internal error.`,
 			if err != nil {
 				return err
 			}
-			v := newEngine(cfg, engine.Options{Places: engine.Installed}).Evaluate(cmd.Context(), call)
+			statePath, _ := engine.StatePath("", cfg)
+			stores := engine.StoresFor(cfg, statePath)
+			start := time.Now()
+			v := newEngine(cfg, engine.Options{Places: engine.Installed, Protect: stores.Files()}).Evaluate(cmd.Context(), call)
+			id := recordCheck(cmd.Context(), stores, call, v, start)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
 				err = enc.Encode(v)
 			} else {
-				err = writeVerdict(out, gate.Normalize(call), v)
+				err = writeVerdict(out, gate.Normalize(call), v, id)
 			}
 			if err != nil {
 				return err
@@ -135,10 +142,31 @@ func orDefault(s, d string) string {
 	return s
 }
 
-// writeVerdict prints a verdict for people.
-func writeVerdict(w io.Writer, call toolwall.Call, v toolwall.Verdict) error {
+// recordCheck writes the audit record of a check (driver "check") and
+// returns its decision id ("" when auditing is off or failed: the check's
+// answer stands either way).
+func recordCheck(ctx context.Context, stores engine.Stores, call toolwall.Call, v toolwall.Verdict, start time.Time) string {
+	a := stores.Audit()
+	if a == nil {
+		return ""
+	}
+	defer a.Close()
+	id := audit.NewID()
+	if err := a.Record(ctx, audit.New(id, "check", gate.Normalize(call), v, start, time.Since(start))); err != nil {
+		logger().Warn("toolwall check: cannot write the audit record", "err", err)
+		return ""
+	}
+	return id
+}
+
+// writeVerdict prints a verdict for people, with its decision id when
+// it was recorded.
+func writeVerdict(w io.Writer, call toolwall.Call, v toolwall.Verdict, id string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  (band %s, score %.2f)\n", v.Action, v.Band, v.Score)
+	if id != "" {
+		fmt.Fprintf(&b, "decision: %s\n", id)
+	}
 	if rules := v.Rules(); len(rules) > 0 {
 		fmt.Fprintf(&b, "rules:   %s\n", strings.Join(rules, ", "))
 	}

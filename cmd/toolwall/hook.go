@@ -74,7 +74,9 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 	if noState {
 		mem = engine.NoMemory
 	}
-	e := newEngine(cfg, engine.Options{State: state, Memory: mem, Places: engine.Installed})
+	statePath, _ := engine.StatePath(state, cfg)
+	stores := engine.StoresFor(cfg, statePath)
+	e := newEngine(cfg, engine.Options{State: state, Memory: mem, Places: engine.Installed, Protect: stores.Files()})
 	defer e.Close()
 	drv := &hook.ClaudeCode{
 		Shield:     e,
@@ -82,6 +84,13 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 		ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"),
 		Home:       engine.UserHome(),
 		Logger:     logger(),
+	}
+	if a := stores.Audit(); a != nil {
+		defer a.Close()
+		drv.Audit = a
+	}
+	if ap := stores.Approvals(); ap != nil {
+		drv.Approvals = ap
 	}
 	drv.Handle(ctx, os.Stdin, os.Stdout)
 }

@@ -26,6 +26,8 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = filepath.Join(dir, "toolwall")
+	// Keep every test's state, audit and approvals out of the real home.
+	os.Setenv("TOOLWALL_STATE", filepath.Join(dir, "state", "state.db"))
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building toolwall: %v\n%s", err, out)
 		os.Exit(1)
@@ -243,9 +245,20 @@ func TestHookParallel(t *testing.T) {
 // BenchmarkHookProcess is one PreToolUse as Claude Code runs it: a new
 // process, the SQLite store holding a session of 20 recorded calls.
 // Compare with BenchmarkEmptyProcess (the start of an empty Go program).
-func BenchmarkHookProcess(b *testing.B) {
+func BenchmarkHookProcess(b *testing.B) { benchHook(b, "") }
+
+// BenchmarkHookProcessNoAudit is the same with [audit] enabled = false.
+func BenchmarkHookProcessNoAudit(b *testing.B) { benchHook(b, "[audit]\nenabled = false\n") }
+
+// benchHook runs PreToolUse processes with the configuration conf (the
+// audit record is on by default: one JSONL append per decision).
+func benchHook(b *testing.B, conf string) {
 	dir := b.TempDir()
-	env := append(os.Environ(), "TOOLWALL_STATE="+filepath.Join(dir, "state.db"), "HOME=/home/user")
+	cf := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cf, []byte(conf), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	env := append(os.Environ(), "TOOLWALL_STATE="+filepath.Join(dir, "state.db"), "HOME=/home/user", "TOOLWALL_CONFIG="+cf)
 	payload, _ := json.Marshal(pre("bench", "go test ./... 2>&1 | tail -20"))
 	postp, _ := json.Marshal(post("bench", "git status"))
 	for range 20 {

@@ -1,0 +1,280 @@
+package approval
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/jsonl"
+)
+
+// DefaultRetention bounds how long pending entries and session-long
+// grants are kept (7 days, the session memory's default retention).
+const DefaultRetention = 7 * 24 * time.Hour
+
+// ErrNotPending is returned by Approve for a decision that left no
+// pending ask: an allow, a deny (never approvable), an unknown id, one
+// already approved, or one older than the retention.
+var ErrNotPending = errors.New("approval: no pending ask with that decision id (only asked calls can be approved; a denied call never can)")
+
+// Entry types.
+const (
+	TypePending = "pending"
+	TypeGrant   = "grant"
+)
+
+// Entry is one line of the store.
+type Entry struct {
+	// Type is TypePending or TypeGrant.
+	Type string `json:"type"`
+	// Decision is the decision id of the ask.
+	Decision string `json:"decision"`
+	// Key identifies the call (see Key).
+	Key string `json:"key"`
+	// Session, CallID (the host's id), Caller, Cwd and Tool describe the
+	// asked call; Summary is its one-line description, secrets redacted.
+	Session string `json:"session,omitempty"`
+	CallID  string `json:"call_id,omitempty"`
+	Caller  string `json:"caller,omitempty"`
+	Cwd     string `json:"cwd,omitempty"`
+	Tool    string `json:"tool"`
+	Summary string `json:"summary,omitempty"`
+	// Confirmable says the host shows a human prompt for the ask, so its
+	// report that the call ran (Confirm) is a human's yes.
+	Confirmable bool `json:"confirmable,omitempty"`
+	// At is when the entry was written.
+	At time.Time `json:"at"`
+	// Expires ends a grant (zero: at the retention bound).
+	Expires time.Time `json:"expires,omitzero"`
+	// By says who approved a grant ("claude-code PostToolUse",
+	// "toolwall approve").
+	By string `json:"by,omitempty"`
+}
+
+// Options configure a Store.
+type Options struct {
+	// TTL bounds a grant; 0 means the session (grants are keyed by
+	// session, and kept up to Retention).
+	TTL time.Duration
+	// Retention drops entries older than this (default DefaultRetention).
+	Retention time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Store keeps approvals in a JSON Lines file.
+type Store struct {
+	file *jsonl.File
+	opts Options
+}
+
+// Open returns the store at path; it does no I/O until used.
+func Open(path string, opts Options) *Store {
+	if opts.Retention <= 0 {
+		opts.Retention = DefaultRetention
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Store{file: &jsonl.File{Path: path}, opts: opts}
+}
+
+// Files lists the store's files for self-protection: the file at path.
+func Files(path string) []string { return []string{path} }
+
+// Path returns the store's file.
+func (s *Store) Path() string { return s.file.Path }
+
+// Key returns the identity of "the same call in the same session and
+// directory": a SHA-256 over the session, caller, working directory, tool
+// and input. A Bash input counts by its command only, and any other input
+// without its "description" field, since the model rewrites those for
+// every call; object keys are compared in sorted order.
+func Key(call toolwall.Call) string {
+	h := sha256.New()
+	for _, f := range []string{call.Session, call.Caller, call.Cwd, call.Tool} {
+		fmt.Fprintf(h, "%d:%s", len(f), f)
+	}
+	h.Write(canonicalInput(call))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func canonicalInput(call toolwall.Call) []byte {
+	if cmd, ok := call.Command(); ok {
+		return []byte(cmd)
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(call.Input))
+	dec.UseNumber()
+	if dec.Decode(&m) != nil {
+		return call.Input
+	}
+	delete(m, "description")
+	b, err := json.Marshal(m) // sorted keys
+	if err != nil {
+		return call.Input
+	}
+	return b
+}
+
+// entries reads the live entries.
+func (s *Store) entries() ([]Entry, error) {
+	cut := s.opts.Now().Add(-s.opts.Retention)
+	var out []Entry
+	err := s.file.Read(func(line []byte) error {
+		var e Entry
+		if json.Unmarshal(line, &e) == nil && e.Decision != "" && e.Key != "" && !e.At.Before(cut) {
+			out = append(out, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("approval: %w", err)
+	}
+	return out, nil
+}
+
+func (s *Store) append(e Entry) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("approval: %w", err)
+	}
+	if err := s.file.Append(b); err != nil {
+		return fmt.Errorf("approval: %w", err)
+	}
+	return nil
+}
+
+// live reports whether grant g holds at now.
+func (s *Store) live(g Entry, now time.Time) bool {
+	return g.Type == TypeGrant && (g.Expires.IsZero() || now.Before(g.Expires))
+}
+
+// Check returns v unchanged unless it is an ask. For an ask with a live
+// grant for call it returns v with Action allow and a note naming the
+// grant; otherwise it records decision as pending (confirmable says the
+// host will show a human prompt) and returns v. Errors leave v unchanged.
+func (s *Store) Check(_ context.Context, decision string, call toolwall.Call, v toolwall.Verdict, confirmable bool) (toolwall.Verdict, error) {
+	if v.Action != toolwall.Ask {
+		return v, nil
+	}
+	key := Key(call)
+	es, err := s.entries()
+	if err != nil {
+		return v, err
+	}
+	now := s.opts.Now()
+	for i := len(es) - 1; i >= 0; i-- {
+		if g := es[i]; g.Key == key && s.live(g, now) {
+			v.Action = toolwall.Allow
+			until := "for the rest of the session"
+			if !g.Expires.IsZero() {
+				until = "until " + g.Expires.UTC().Format(time.RFC3339)
+			}
+			v.Notes = append(v.Notes, fmt.Sprintf("approved: the user allowed this same call (decision %s, %s at %s), %s", g.Decision, g.By, g.At.UTC().Format(time.RFC3339), until))
+			return v, nil
+		}
+	}
+	summary, _ := audit.RedactString(call.Summary())
+	err = s.append(Entry{Type: TypePending, Decision: decision, Key: key, Session: call.Session, CallID: call.ID, Caller: call.Caller,
+		Cwd: call.Cwd, Tool: call.Tool, Summary: summary, Confirmable: confirmable, At: now})
+	return v, err
+}
+
+// grant turns pending entry p into a grant by by.
+func (s *Store) grant(p Entry, by string) (Entry, error) {
+	g := p
+	g.Type, g.By, g.At = TypeGrant, by, s.opts.Now()
+	if s.opts.TTL > 0 {
+		g.Expires = g.At.Add(s.opts.TTL)
+	}
+	return g, s.append(g)
+}
+
+// Confirm grants the confirmable pending ask on the host's call callID in
+// session, when there is one: the host reports that the asked call ran,
+// which it only does after a human said yes. It reports whether it
+// granted.
+func (s *Store) Confirm(_ context.Context, session, callID, by string) (bool, error) {
+	if callID == "" {
+		return false, nil
+	}
+	es, err := s.entries()
+	if err != nil {
+		return false, err
+	}
+	for i := len(es) - 1; i >= 0; i-- {
+		e := es[i]
+		if e.Session != session || e.CallID != callID {
+			continue
+		}
+		if e.Type != TypePending || !e.Confirmable {
+			return false, nil
+		}
+		_, err := s.grant(e, by)
+		return err == nil, err
+	}
+	return false, nil
+}
+
+// Approve grants the pending ask of decision, by a human (by names how:
+// "toolwall approve"). It fails with ErrNotPending when the decision left
+// no pending ask.
+func (s *Store) Approve(_ context.Context, decision, by string) (Entry, error) {
+	es, err := s.entries()
+	if err != nil {
+		return Entry{}, err
+	}
+	for i := len(es) - 1; i >= 0; i-- {
+		if e := es[i]; e.Decision == decision {
+			if e.Type != TypePending {
+				return Entry{}, ErrNotPending
+			}
+			return s.grant(e, by)
+		}
+	}
+	return Entry{}, ErrNotPending
+}
+
+// Grants returns the live grants, newest first.
+func (s *Store) Grants(context.Context) ([]Entry, error) {
+	es, err := s.entries()
+	if err != nil {
+		return nil, err
+	}
+	now := s.opts.Now()
+	var out []Entry
+	for _, e := range es {
+		if s.live(e, now) {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.After(out[j].At) })
+	return out, nil
+}
+
+// Prune drops entries older than the retention and expired grants, and
+// returns how many it dropped.
+func (s *Store) Prune(context.Context) (int, error) {
+	now := s.opts.Now()
+	cut := now.Add(-s.opts.Retention)
+	n, err := s.file.Rewrite(func(line []byte) bool {
+		var e Entry
+		if json.Unmarshal(line, &e) != nil {
+			return false
+		}
+		return !e.At.Before(cut) && (e.Type != TypeGrant || s.live(e, now))
+	})
+	if err != nil {
+		return 0, fmt.Errorf("approval: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,10 @@
+// Package audittest is the conformance suite every audit.Store must pass
+// (the SQLite and the JSONL store, and any store a driver brings): records
+// round-trip whole, duplicates are ignored, outcomes attach by decision id
+// and by host call id, filters (session, action, rule, tool, caller,
+// time) and limits select the newest first, retention prunes, a closed
+// store refuses, data survives a reopen, and concurrent writers lose
+// nothing.
+//
+// The cases are scripts in testdata/, documented on [Run].
+package audittest

@@ -1,0 +1,316 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/engine"
+)
+
+// storeFlags locate the stores the way the hook does.
+type storeFlags struct{ state string }
+
+func (f *storeFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.state, "state", "", "state database whose directory holds the audit store and approvals (default as for the hook)")
+}
+
+// stores opens the configuration and locates the stores.
+func (f *storeFlags) stores() (engine.Stores, error) {
+	cfg, err := loadConfig()
+	if err != nil {
+		return engine.Stores{}, err
+	}
+	state, err := engine.StatePath(f.state, cfg)
+	if err != nil {
+		return engine.Stores{}, err
+	}
+	return engine.StoresFor(cfg, state), nil
+}
+
+// openAudit opens the audit store and prunes it to its retention.
+func (f *storeFlags) openAudit(ctx context.Context) (audit.Store, engine.Stores, error) {
+	st, err := f.stores()
+	if err != nil {
+		return nil, st, err
+	}
+	a := st.Audit()
+	if a == nil {
+		return nil, st, fmt.Errorf("auditing is off (audit.enabled = false) or has no place (set HOME or audit.path)")
+	}
+	if _, err := a.Prune(ctx, time.Now().Add(-st.AuditRetention())); err != nil {
+		a.Close()
+		return nil, st, err
+	}
+	return a, st, nil
+}
+
+func newAudit() *cobra.Command {
+	var (
+		sf                         storeFlags
+		session, actions, rule     string
+		tool, caller, since, until string
+		limit                      int
+		asJSON, follow             bool
+	)
+	cmd := &cobra.Command{
+		Use:   "audit",
+		Short: "List, filter and tail the decisions toolwall made",
+		Long: `Lists audit records, newest last: time, decision id, action, tool,
+session, caller, rule ids and what the call was (secrets redacted).
+
+  toolwall audit --session abc --action ask,deny
+  toolwall audit --rule chain.download-execute --since 24h
+  toolwall audit -f            # follow: print new decisions as they come
+
+--since and --until take a duration back from now (90m, 24h) or an RFC 3339
+time. Records older than audit.retention (default 720h) are pruned.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			a, _, err := sf.openAudit(ctx)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			f := audit.Filter{Session: session, Rule: rule, Tool: tool, Caller: caller, Limit: limit}
+			if f.Since, err = when(since); err != nil {
+				return err
+			}
+			if f.Until, err = when(until); err != nil {
+				return err
+			}
+			if actions != "" {
+				for _, s := range strings.Split(actions, ",") {
+					act, err := toolwall.ParseAction(s)
+					if err != nil {
+						return err
+					}
+					f.Actions = append(f.Actions, act)
+				}
+			}
+			out := cmd.OutOrStdout()
+			rs, err := a.Query(ctx, f)
+			if err != nil {
+				return err
+			}
+			slices.Reverse(rs)
+			seen := map[string]bool{}
+			for _, r := range rs {
+				seen[r.ID] = true
+				if err := printRecord(out, r, asJSON); err != nil {
+					return err
+				}
+			}
+			for follow {
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-time.After(500 * time.Millisecond):
+				}
+				g := f
+				g.Limit = 0
+				if len(rs) > 0 {
+					g.Since = rs[len(rs)-1].At
+				}
+				more, err := a.Query(ctx, g)
+				if err != nil {
+					return err
+				}
+				slices.Reverse(more)
+				for _, r := range more {
+					if !seen[r.ID] {
+						seen[r.ID] = true
+						rs = append(rs, r)
+						if err := printRecord(out, r, asJSON); err != nil {
+							return err
+						}
+					}
+				}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	sf.add(cmd)
+	fl.StringVar(&session, "session", "", "only this session")
+	fl.StringVar(&actions, "action", "", "only these actions (allow,warn,ask,deny)")
+	fl.StringVar(&rule, "rule", "", "only decisions with a finding of this rule id")
+	fl.StringVar(&tool, "tool", "", "only this tool")
+	fl.StringVar(&caller, "caller", "", "only this caller (sub-agent)")
+	fl.StringVar(&since, "since", "", "only decisions from then on (duration back from now, or RFC 3339)")
+	fl.StringVar(&until, "until", "", "only decisions before then")
+	fl.IntVar(&limit, "limit", 100, "at most this many (the newest); 0 for all")
+	fl.BoolVar(&asJSON, "json", false, "print records as JSON Lines")
+	fl.BoolVarP(&follow, "follow", "f", false, "keep printing new decisions (tail)")
+	cmd.AddCommand(newAuditPrune(), newAuditServe())
+	return cmd
+}
+
+// when parses a --since/--until value.
+func when(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		return time.Now().Add(-d), nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return t, fmt.Errorf("%q is neither a duration (24h) nor an RFC 3339 time", s)
+	}
+	return t, nil
+}
+
+// printRecord prints one line per record (or its JSON).
+func printRecord(w io.Writer, r audit.Record, asJSON bool) error {
+	if asJSON {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
+	who := r.Session
+	if r.Caller != "" {
+		who += "/" + r.Caller
+	}
+	_, err := fmt.Fprintf(w, "%s  %s  %-5s  %-8s  %-12s  %s  %s\n", r.At.Local().Format("2006-01-02 15:04:05"), r.ID, r.Verdict.Action,
+		r.Tool, orDash(who), orDash(strings.Join(r.Verdict.Rules(), ",")), summary(r))
+	return err
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// summary is the record's call in one line.
+func summary(r audit.Record) string {
+	return toolwall.Call{Tool: r.Tool, Input: r.Input}.Summary()
+}
+
+func newAuditPrune() *cobra.Command {
+	var sf storeFlags
+	var older string
+	cmd := &cobra.Command{
+		Use:   "prune",
+		Short: "Delete audit records older than the retention (or --older-than)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, st, err := sf.openAudit(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			keep := st.AuditRetention()
+			if older != "" {
+				if keep, err = time.ParseDuration(older); err != nil {
+					return err
+				}
+			}
+			n, err := a.Prune(cmd.Context(), time.Now().Add(-keep))
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "pruned %d records older than %s\n", n, keep)
+			return err
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().StringVar(&older, "older-than", "", "delete records older than this duration (default audit.retention)")
+	return cmd
+}
+
+func newExplain() *cobra.Command {
+	var sf storeFlags
+	cmd := &cobra.Command{
+		Use:   "explain DECISION-ID",
+		Short: "Show everything recorded about one decision",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, _, err := sf.openAudit(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			r, err := a.Get(cmd.Context(), args[0])
+			if err != nil {
+				return fmt.Errorf("decision %s: %w", args[0], err)
+			}
+			return explain(cmd.OutOrStdout(), r)
+		},
+	}
+	sf.add(cmd)
+	return cmd
+}
+
+// explain prints a record for people.
+func explain(w io.Writer, r audit.Record) error {
+	var b strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	v := r.Verdict
+	p("decision %s: %s (band %s, score %.2f)\n", r.ID, v.Action, v.Band, v.Score)
+	p("when:     %s, decided in %s by %s\n", r.At.Local().Format(time.RFC3339), r.Elapsed, r.Driver)
+	p("call:     %s   session %s  turn %d  caller %s  call id %s\n", r.Tool, orDash(r.Session), r.Turn, orDash(r.Caller), orDash(r.CallID))
+	if r.Cwd != "" {
+		p("cwd:      %s\n", r.Cwd)
+	}
+	if len(r.Input) > 0 {
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, r.Input, "          ", "  ") == nil {
+			p("input:    %s\n", pretty.String())
+		} else {
+			p("input:    %s\n", r.Input)
+		}
+	}
+	for _, n := range r.Redacted {
+		p("hidden:   %s\n", n)
+	}
+	if v.Reason != "" {
+		p("reason:   %s\n", v.Reason)
+	}
+	for _, f := range v.Findings {
+		p("finding:  %s (%s, %s, score %.2f): %s\n", f.Rule, f.Analyzer, f.Action, f.Score, f.Reason)
+	}
+	for _, c := range v.Commands {
+		p("command:  %s\n", c)
+	}
+	for _, e := range v.Effects {
+		p("effect:   %s %s %s\n", e.Tag, e.Path, e.Detail)
+	}
+	for _, n := range v.Notes {
+		p("note:     %s\n", n)
+	}
+	switch o := r.Outcome; {
+	case o == nil:
+		p("outcome:  not reported (not run, or the driver does not report outcomes)\n")
+	default:
+		code := "-"
+		if o.ExitCode != nil {
+			code = fmt.Sprint(*o.ExitCode)
+		}
+		p("outcome:  success %v, exit code %s, truncated %v, ran %s", o.Success, code, o.Truncated, o.Duration)
+		if o.Error != "" {
+			p(", error: %s", o.Error)
+		}
+		p("\n")
+	}
+	if v.Action == toolwall.Ask {
+		p("approve:  a person can allow this same call again with `toolwall approve %s`\n", r.ID)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,337 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/shell"
+)
+
+// Policy is a loaded configuration put to work on calls: its rules as an
+// analyzer for the gate, and Apply after the gate (project thresholds,
+// the operator's allowlist). Each call's project file is read when it
+// changes (cached by size and modification time). Safe for concurrent use.
+type Policy struct {
+	base *Config
+
+	mu    sync.Mutex
+	cache map[string]projectEntry
+}
+
+type projectEntry struct {
+	size int64
+	mod  time.Time
+	cfg  *Config
+	err  error
+}
+
+// New returns the policy of c (the defaults when c is nil).
+func New(c *Config) *Policy {
+	if c == nil {
+		c = &Config{}
+	}
+	return &Policy{base: c, cache: map[string]projectEntry{}}
+}
+
+// For returns the configuration for calls in project: the operator
+// layers with the project's file over them (see Config.ForProject).
+func (p *Policy) For(project string) (*Config, error) {
+	if project == "" || !filepath.IsAbs(project) {
+		return p.base, nil
+	}
+	file := filepath.Join(project, ProjectFile)
+	st, err := os.Stat(file)
+	if err != nil {
+		return p.base, nil // no project file (or none readable: ForProject would say)
+	}
+	p.mu.Lock()
+	e, ok := p.cache[project]
+	p.mu.Unlock()
+	if ok && e.size == st.Size() && e.mod.Equal(st.ModTime()) {
+		return e.cfg, e.err
+	}
+	cfg, err := p.base.ForProject(project)
+	p.mu.Lock()
+	if len(p.cache) > 256 {
+		clear(p.cache)
+	}
+	p.cache[project] = projectEntry{size: st.Size(), mod: st.ModTime(), cfg: cfg, err: err}
+	p.mu.Unlock()
+	return cfg, err
+}
+
+// Analyzer returns the analyzer of the custom rules: for each call it
+// adds the findings of the warn, ask and deny rules (operator and
+// project layers) that match, and of the built-in rule
+// policy.self-approve. A project file that does not load denies the call
+// (rule config.invalid) with the error. It watches the tools in Tools and
+// every tool an operator rule names exactly.
+func (p *Policy) Analyzer() *analysis.Analyzer {
+	tools := slices.Clone(Tools)
+	for _, r := range p.base.Rule {
+		if !strings.ContainsAny(r.Tool, "*?[{") && !slices.Contains(tools, r.Tool) {
+			tools = append(tools, r.Tool)
+		}
+	}
+	return &analysis.Analyzer{
+		Name:  "policy",
+		Doc:   "the configuration's custom rules ([[rule]]), per project; refuses toolwall approve from a tool call",
+		Tools: tools,
+		Run: func(_ context.Context, in *analysis.Input, r *analysis.Report) {
+			selfApprove(in, r)
+			cfg, err := p.For(in.Call.Project)
+			if err != nil {
+				r.Add(toolwall.Finding{Rule: toolwall.RuleConfig, Category: "internal", Score: 1, Action: toolwall.Deny,
+					Reason: "toolwall's configuration for this project is broken (" + err.Error() + "), so the call is refused until it is fixed. Tell the user; `toolwall policy check` shows the error."})
+				return
+			}
+			for i := range cfg.Rule {
+				rule := &cfg.Rule[i]
+				if rule.act == toolwall.Allow || rule.Project != "" && rule.Project != in.Call.Project {
+					continue
+				}
+				h := rule.m.match(in.Call, in.Script, false)
+				if h == miss {
+					continue
+				}
+				f := toolwall.Finding{Rule: rule.ID, Category: "policy", Action: rule.act, Score: score(rule.act),
+					Reason: fmt.Sprintf("%s (rule %s, %s:%d)", strings.TrimSpace(rule.Reason), rule.ID, rule.Source, rule.Line)}
+				if h == maybe && f.Action > toolwall.Ask {
+					f.Action, f.Score = toolwall.Ask, score(toolwall.Ask)
+					f.Reason = "A word only known at run time may make this call match: " + f.Reason
+				}
+				r.Add(f)
+			}
+		},
+	}
+}
+
+// score is the risk a custom rule's finding carries for its action.
+func score(a toolwall.Action) float64 {
+	switch a {
+	case toolwall.Deny:
+		return 0.9
+	case toolwall.Ask:
+		return 0.6
+	case toolwall.Warn:
+		return 0.3
+	}
+	return 0
+}
+
+// selfApprove denies running `toolwall approve` from a tool call.
+func selfApprove(in *analysis.Input, r *analysis.Report) {
+	if in.Script == nil {
+		return
+	}
+	for _, c := range in.Script.Commands {
+		if c.Name != "toolwall" && !(len(c.Args) > 0 && c.Args[0].Dynamic) {
+			continue
+		}
+		for _, w := range c.Args[1:] {
+			if w.Value == "approve" || w.Dynamic && c.Name == "toolwall" {
+				r.Add(toolwall.Finding{Rule: RuleSelfApprove, Category: "self", Score: 0.95, Action: toolwall.Deny,
+					Reason: "Running `toolwall approve` from a tool call was refused: only the user approves an asked call, from their own terminal. Ask the user to approve it, or do the work another way."})
+				return
+			}
+		}
+	}
+}
+
+// waivable says whether an ask of rule may be waived by the allowlist:
+// never toolwall's own safety rules.
+func waivable(rule string) bool {
+	return !slices.ContainsFunc(reserved, func(p string) bool { return strings.HasPrefix(rule, p) })
+}
+
+// Apply finishes the gate's verdict v on call with the call's project
+// layer: thresholds set by the project file re-band the score (only ever
+// stricter), then the operator's allowlist and allow rules for this
+// project turn an ask into an allow (see Allow); a deny is never waived.
+// The verdict's findings are kept and a note says what allowed the call.
+func (p *Policy) Apply(call toolwall.Call, v toolwall.Verdict) toolwall.Verdict {
+	cfg, err := p.For(call.Project)
+	if err != nil {
+		return v // the analyzer denied the call already
+	}
+	th := cfg.ThresholdsOr(toolwall.DefaultThresholds())
+	if cfg != p.base && cfg.Thresholds != p.base.Thresholds {
+		if b := th.Band(v.Score); toolwall.Stricter(v.Action, b.Action()) != v.Action {
+			v.Band, v.Action = b, b.Action()
+			v.Notes = append(v.Notes, "the project's thresholds ("+cfg.Layers[len(cfg.Layers)-1].Path+") make this call "+v.Action.String())
+		}
+	}
+	if v.Action != toolwall.Ask || call.Project == "" {
+		return v
+	}
+	// The findings that make the call stop: those with an ask (or
+	// stricter) floor, or all of them when the score's band decided.
+	stops := slices.DeleteFunc(slices.Clone(v.Findings), func(f toolwall.Finding) bool { return f.Action < toolwall.Ask })
+	if len(stops) == 0 {
+		stops = slices.Clone(v.Findings)
+	}
+	if slices.ContainsFunc(stops, func(f toolwall.Finding) bool { return !waivable(f.Rule) }) {
+		return v
+	}
+	entries := slices.DeleteFunc(slices.Clone(cfg.Allow), func(a Allow) bool { return a.Project != path.Clean(call.Project) })
+	var rules []*Rule
+	for i := range cfg.Rule {
+		if r := &cfg.Rule[i]; r.act == toolwall.Allow && r.Project == path.Clean(call.Project) {
+			rules = append(rules, r)
+		}
+	}
+	if len(entries) == 0 && len(rules) == 0 {
+		return v
+	}
+	var script *shell.Script
+	if cmd, ok := call.Command(); ok {
+		s, err := shell.Read(cmd, shell.Options{Cwd: call.Cwd, Home: call.Home})
+		if err != nil {
+			return v
+		}
+		script = s
+	}
+	waived := map[string]string{} // rule id → what waived it
+	for _, a := range entries {
+		why := fmt.Sprintf("the operator's allowlist (%s:%d)", a.Source, a.Line)
+		switch {
+		case a.Command != "" && script != nil && sameArgv(script, a.argv):
+			return allowed(v, why, a.Reason)
+		case a.Rule != "" && targetsMatch(call, script, a.Path):
+			waived[a.Rule] = why
+		}
+	}
+	if len(rules) > 0 && allMatch(call, script, rules) {
+		return allowed(v, fmt.Sprintf("allow rule %s (%s:%d)", rules[0].ID, rules[0].Source, rules[0].Line), rules[0].Reason)
+	}
+	var left []toolwall.Finding
+	var why []string
+	for _, f := range stops {
+		if w, ok := waived[f.Rule]; ok {
+			why = append(why, f.Rule+" by "+w)
+			continue
+		}
+		left = append(left, f)
+	}
+	if len(stops) == 0 || len(left) > 0 {
+		return v
+	}
+	// Every ask was waived: re-fuse what is left.
+	v2 := v
+	v2.Score = 0
+	floor := toolwall.Allow
+	for _, f := range v.Findings {
+		if _, w := waived[f.Rule]; w {
+			continue
+		}
+		v2.Score = max(v2.Score, min(1, max(0, nanToOne(f.Score))))
+		floor = toolwall.Stricter(floor, f.Action)
+	}
+	v2.Band = th.Band(v2.Score)
+	v2.Action = toolwall.Stricter(v2.Band.Action(), floor)
+	if v2.Action >= toolwall.Ask {
+		return v
+	}
+	v2.Notes = append(slices.Clone(v.Notes), "allowed: "+strings.Join(why, "; "))
+	return v2
+}
+
+func nanToOne(x float64) float64 {
+	if math.IsNaN(x) {
+		return 1
+	}
+	return x
+}
+
+// allowed turns v into an allow noting why.
+func allowed(v toolwall.Verdict, why, reason string) toolwall.Verdict {
+	v.Action = toolwall.Allow
+	note := "allowed by " + why
+	if reason != "" {
+		note += ": " + reason
+	}
+	v.Notes = append(slices.Clone(v.Notes), note)
+	return v
+}
+
+// sameArgv reports whether the script runs exactly the commands argv.
+func sameArgv(s *shell.Script, argv [][]string) bool {
+	if len(s.Commands) != len(argv) {
+		return false
+	}
+	for i, c := range s.Commands {
+		if len(c.Args) != len(argv[i]) {
+			return false
+		}
+		for j, w := range c.Args {
+			if w.Dynamic || w.Value != argv[i][j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// targetsMatch reports whether every path the call names matches one of
+// patterns (and it names at least one).
+func targetsMatch(call toolwall.Call, s *shell.Script, patterns []string) bool {
+	var ps []string
+	if s != nil {
+		for _, c := range s.Commands {
+			if c.Name == "cd" || c.Name == "pushd" || c.Name == "popd" {
+				return false
+			}
+			for _, w := range operands(c) {
+				if w.Dynamic {
+					return false
+				}
+				ps = append(ps, paths.Abs(paths.Expand(w.Value, call.Home), call.Cwd))
+			}
+		}
+	} else {
+		for _, f := range []string{"file_path", "notebook_path", "path"} {
+			if v, ok := call.Field(f); ok && v != "" {
+				ps = append(ps, paths.Abs(paths.Expand(v, call.Home), call.Cwd))
+				break
+			}
+		}
+	}
+	if len(ps) == 0 {
+		return false
+	}
+	for _, p := range ps {
+		if !matchPaths(patterns, p, call) {
+			return false
+		}
+	}
+	return true
+}
+
+// allMatch reports whether allow rules surely cover the whole call: for
+// Bash, every command matches one of them.
+func allMatch(call toolwall.Call, s *shell.Script, rules []*Rule) bool {
+	if s == nil {
+		return slices.ContainsFunc(rules, func(r *Rule) bool { return r.m.match(call, nil, true) == sure })
+	}
+	if len(s.Commands) == 0 || slices.ContainsFunc(s.Commands, func(c *shell.Command) bool { return c.Name == "cd" || c.Name == "pushd" || c.Name == "popd" }) {
+		return false
+	}
+	for _, c := range s.Commands {
+		one := &shell.Script{Source: s.Source, Commands: []*shell.Command{c}}
+		if !slices.ContainsFunc(rules, func(r *Rule) bool { return r.m.match(call, one, true) == sure }) {
+			return false
+		}
+	}
+	return true
+}

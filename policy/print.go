@@ -1,0 +1,90 @@
+package policy
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/toolwall/toolwall"
+)
+
+// Describe writes the effective policy for people (`toolwall policy
+// check`): the layers read, thresholds, disabled rules, the custom rules
+// with where each is defined, the allowlist, approvals and audit.
+func (c *Config) Describe(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
+	p("layers (lowest first):\n")
+	if len(c.Layers) == 0 {
+		p("  (none: the defaults)\n")
+	}
+	for _, l := range c.Layers {
+		p("  %s\t%s\n", l.Kind, l.Path)
+	}
+	th := c.ThresholdsOr(toolwall.DefaultThresholds())
+	p("thresholds:\twarn %v, block %v (critical 0.9 fixed)\n", th.Warn, th.Block)
+	p("disabled rules:\t%s\n", orNone(strings.Join(c.Rules.Disable, ", ")))
+	p("rules:\n")
+	if len(c.Rule) == 0 {
+		p("  (none)\n")
+	}
+	for _, r := range c.Rule {
+		var pats []string
+		for _, x := range r.Command {
+			pats = append(pats, "command "+x)
+		}
+		for _, x := range r.Path {
+			pats = append(pats, "path "+x)
+		}
+		for _, x := range r.URL {
+			pats = append(pats, "url "+x)
+		}
+		scope := "every project"
+		if r.Project != "" {
+			scope = "project " + r.Project
+		}
+		p("  %s\t%s\ttool %s\t%s\t%s\t%s:%d\t(%d examples verified)\n", r.ID, r.Action, r.Tool, strings.Join(pats, "; "), scope, r.Source, r.Line, len(r.Match)+len(r.NotMatch))
+	}
+	p("allowlist:\n")
+	if len(c.Allow) == 0 {
+		p("  (none)\n")
+	}
+	for _, a := range c.Allow {
+		what := "command " + a.Command
+		if a.Rule != "" {
+			what = "rule " + a.Rule + " on " + strings.Join(a.Path, ", ")
+		}
+		p("  project %s\t%s\t%s:%d\n", a.Project, what, a.Source, a.Line)
+	}
+	ttl := "the rest of the session"
+	if c.Approvals.TTL.Duration > 0 {
+		ttl = c.Approvals.TTL.String()
+	}
+	p("approvals last:\t%s\n", ttl)
+	if c.Audit.On() {
+		store := orNone(c.Audit.Store)
+		if store == "(none)" {
+			store = "sqlite"
+		}
+		p("audit:\t%s store, path %s, retention %s\n", store, orDefault(c.Audit.Path), orDefault(c.Audit.Retention.String()))
+	} else {
+		p("audit:\toff\n")
+	}
+	p("memory:\tturns %d, calls %d, retention %s, state %s\n", c.Memory.Turns, c.Memory.Calls, orDefault(c.Memory.Retention.String()), orDefault(c.Memory.State))
+	return tw.Flush()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func orDefault(s string) string {
+	if s == "" || s == "0s" {
+		return "(default)"
+	}
+	return s
+}

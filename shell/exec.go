@@ -60,6 +60,9 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	cmd := w.command(args, f)
 	cmd.Assigns = assigns
 	cmd.Wrappers = append(cmd.Wrappers, f.wrappers...)
+	if f.depth == 0 && f.src == w.script.Source {
+		cmd.offset = int(ce.Pos().Offset())
+	}
 	w.unwrap(cmd)
 	w.finish(cmd, own, f)
 	w.emit(cmd, f.feeds)
@@ -78,6 +81,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 // command returns a command with the attributes of frame f.
 func (w *walker) command(args []Word, f frame) *Command {
 	return &Command{
+		offset:     -1,
 		Args:       args,
 		Privileged: f.privileged,
 		Cwd:        w.cwd,

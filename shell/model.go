@@ -23,6 +23,9 @@ type Options struct {
 	MaxCommands int
 	// MaxNodes bounds syntax nodes walked over all parses (default 200000).
 	MaxNodes int
+	// NoDryRun turns the dry run off (see the package documentation): the
+	// static reading alone.
+	NoDryRun bool
 }
 
 // Word is one shell word after quote removal and the static expansions the
@@ -171,6 +174,10 @@ type Command struct {
 	// Pipeline is the index of this command in its pipeline and Piped the
 	// pipeline's length (1 when not in a pipeline).
 	Pipeline, Piped int
+
+	// offset is the byte offset of the command in the top-level source,
+	// -1 for commands of re-read text.
+	offset int
 }
 
 // Arg returns the value of Args[i], or "" when out of range.
@@ -215,4 +222,8 @@ type Script struct {
 	Commands []*Command
 	// Funcs lists function definitions in source order.
 	Funcs []*Func
+	// DryRun says what the dry run did: "" when it did not run (the
+	// static reading resolved every word it could need), "read" when its
+	// reading was merged, or why it was dropped.
+	DryRun string
 }

@@ -60,6 +60,22 @@ func Read(src string, opt Options) (*Script, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
+	if !opt.NoDryRun && needsDryRun(s, file) {
+		s.DryRun = "source too large"
+		if len(src) <= dryMaxSource {
+			calls, err := dryRun(file, src, opt)
+			if err != nil {
+				s.DryRun = err.Error()
+			} else {
+				s.DryRun = "read"
+				w.cwd = opt.Cwd
+				w.mergeDry(calls, f, branchFree(file))
+				if w.err != nil {
+					return nil, w.err
+				}
+			}
+		}
+	}
 	return s, nil
 }
 

@@ -53,6 +53,11 @@ type Envelope struct {
 	TimedOut bool `json:"timed_out,omitempty"`
 	// Duration is how long the process ran (0 when it never started).
 	Duration time.Duration `json:"duration"`
+	// Checkpoint names the snapshot a transactional run took ("" outside
+	// transactional mode); RolledBack says the run's file changes were
+	// undone.
+	Checkpoint string `json:"checkpoint,omitempty"`
+	RolledBack bool   `json:"rolled_back,omitempty"`
 }
 
 // Output is what a call produced, as the model will see it plus the

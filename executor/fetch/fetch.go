@@ -28,13 +28,13 @@ import (
 
 // Rule ids of the executor's SSRF refusals.
 const (
-	RuleScheme    = "fetch.scheme"          // not https (or http when allowed)
-	RuleMalformed = "fetch.malformed"       // a URL that cannot be read
-	RuleUserinfo  = "fetch.userinfo"        // user:password@ before the host
-	RuleHost      = "fetch.blocked-host"    // pre-DNS: a blocked name or literal address
-	RuleAddress   = "fetch.blocked-address" // post-DNS: a resolved address is blocked
-	RuleDNS       = "fetch.dns"             // the name does not resolve
-	RuleRedirects = "fetch.redirects"       // more redirects than allowed
+	RuleScheme    = "fetch.scheme"           // not https (or http when allowed)
+	RuleMalformed = "fetch.malformed"        // a URL that cannot be read
+	RuleUserinfo  = "fetch.userinfo"         // user:password@ before the host
+	RuleHost      = "fetch.blocked-host"     // pre-DNS: a blocked name or literal address
+	RuleAddress   = "fetch.blocked-address"  // post-DNS: a resolved address is blocked
+	RuleDNS       = "fetch.dns"              // the name does not resolve
+	RuleRedirects = "fetch.redirects"        // more redirects than allowed
 	RuleHop       = "fetch.redirect-refused" // the gate refused a redirect target
 )
 

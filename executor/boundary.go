@@ -100,6 +100,28 @@ func (b *Boundary) Admit(ctx context.Context, req *Request, call toolwall.Call) 
 	return a
 }
 
+// Refuse records a call the executor refuses on its own, before the gate
+// could judge it (input it cannot read, a path outside its roots), with
+// verdict v, and returns the refusal output. The audit record is written
+// like any other; a refusal runs nothing, so an audit failure is only
+// logged.
+func (b *Boundary) Refuse(ctx context.Context, call toolwall.Call, v toolwall.Verdict) *Output {
+	out := &Output{Tool: call.Tool, IsError: true, Verdict: &v,
+		Text: "refused by toolwall" + rulesOf(v) + ": " + reasonOf(v)}
+	if b.Audit != nil {
+		out.AuditID = audit.NewID()
+		rec := audit.Record{ID: out.AuditID, At: time.Now(), Driver: b.Driver, Session: call.Session, Turn: call.Turn,
+			Caller: call.Caller, Tool: call.Tool, Input: json.RawMessage(call.Input), Verdict: v}
+		if err := b.Audit.Record(ctx, rec); err != nil {
+			b.logger().Error("toolwall: audit record of a refusal not written", "tool", call.Tool, "err", err)
+			out.AuditID = ""
+		} else {
+			b.outcome(ctx, out.AuditID, audit.Outcome{Success: false, Error: out.Text})
+		}
+	}
+	return out
+}
+
 // Confirmation answers Executor.Confirmation for call: the gate's Ask
 // as a confirmation request, nil for every other verdict (a Deny is
 // refused whatever a human says; Allow and Warn run).

@@ -190,7 +190,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	raw, ok := req.Call.Field("url")
 	if !ok {
 		v := toolwall.Refusal("executor", toolwall.RuleMalformed, "the fetch was refused: the call has no string \"url\" field. Send {\"url\": \"https://...\"}.")
-		return &executor.Output{Tool: req.Call.Tool, IsError: true, Verdict: &v, Text: "refused by toolwall [" + toolwall.RuleMalformed + "]: " + v.Reason}, nil
+		return e.boundary.Refuse(ctx, req.Call, v), nil
 	}
 	a := e.boundary.Admit(ctx, req, req.Call)
 	if a.Refusal != nil {

@@ -152,17 +152,16 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	var in input
 	if err := json.Unmarshal(req.Call.Input, &in); err != nil || in.Command == nil {
 		v := toolwall.Refusal("executor", toolwall.RuleMalformed, "the Bash call was refused: its input is not a JSON object with a string \"command\" field. Send {\"command\": \"...\"}.")
-		return refused(req.Call.Tool, v, ""), nil
+		return withExit(e.boundary.Refuse(ctx, req.Call, v)), nil
 	}
 	res, err := executor.Resolve(req.Exec, req.Call.Cwd, e.opts.Environments)
 	if err != nil {
 		v := toolwall.Refusal("executor", toolwall.RuleMalformed, "the Bash call was refused: "+err.Error()+". Use a known environment name and an absolute working directory.")
-		return refused(req.Call.Tool, v, ""), nil
+		return withExit(e.boundary.Refuse(ctx, req.Call, v)), nil
 	}
 	a := e.boundary.Admit(ctx, req, e.judged(req.Call, res.Cwd, envValue(res.Env, "HOME")))
 	if a.Refusal != nil {
-		a.Refusal.Process = &executor.Envelope{ExitCode: ExitRefused, Stderr: a.Refusal.Text}
-		return a.Refusal, nil
+		return withExit(a.Refusal), nil
 	}
 	timeout := e.opts.Timeout
 	if in.Timeout != nil && *in.Timeout > 0 {
@@ -222,11 +221,11 @@ func (e *Executor) judged(call toolwall.Call, cwd, home string) toolwall.Call {
 	return call
 }
 
-// refused is the output of a call refused before the gate could judge it.
-func refused(tool string, v toolwall.Verdict, id string) *executor.Output {
-	text := "refused by toolwall [" + strings.Join(v.Rules(), ", ") + "]: " + v.Reason
-	return &executor.Output{Tool: tool, IsError: true, Text: text, Verdict: &v, AuditID: id,
-		Process: &executor.Envelope{ExitCode: ExitRefused, Stderr: text}}
+// withExit gives a refusal the process envelope of a shell that never
+// started.
+func withExit(out *executor.Output) *executor.Output {
+	out.Process = &executor.Envelope{ExitCode: ExitRefused, Stderr: out.Text}
+	return out
 }
 
 func envValue(env []string, name string) string {

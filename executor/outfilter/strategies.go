@@ -134,6 +134,22 @@ var (
 	})
 )
 
+// Words every line failLine or summaryLine matches contains (lower
+// case): a cheap filter before the regexps.
+var (
+	failMarkers    = []string{"fail", "panic", "●", "✕", "✗", "e  ", "___", "assert", "error"}
+	summaryMarkers = []string{"ok", "pass", "fail", "test", "ran ", "error", "pending", "coverage"}
+)
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // testSummary keeps failure blocks (a failure line and up to maxLines
 // lines after it until a passing line) and summary lines, and drops the
 // rest of a test run.
@@ -141,11 +157,14 @@ func testSummary(lines []string, maxLines int) []string {
 	var out []string
 	ctx := 0
 	for _, l := range lines {
-		switch {
-		case failLine().MatchString(l):
+		low := strings.ToLower(l)
+		switch t := strings.TrimSpace(l); {
+		case strings.HasPrefix(t, "=== RUN") || strings.HasPrefix(t, "--- PASS") || strings.HasPrefix(t, "--- SKIP") || strings.HasPrefix(t, "=== PAUSE") || strings.HasPrefix(t, "=== CONT"):
+			ctx = 0 // go test's passing lines, the bulk of a run
+		case containsAny(low, failMarkers) && failLine().MatchString(l):
 			out = append(out, l)
 			ctx = maxLines
-		case summaryLine().MatchString(l):
+		case containsAny(low, summaryMarkers) && summaryLine().MatchString(l):
 			out = append(out, l)
 			ctx = 0
 		case passLine().MatchString(l):

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -94,6 +95,11 @@ func Parse(name string, data []byte) (*Pipeline, error) {
 	}
 	return &Pipeline{rules: f.Filter}, nil
 }
+
+// PathNextTo returns where a user's filters.toml lives: beside the
+// configuration file config (seed 003: "a filters.toml placed next to
+// config.toml").
+func PathNextTo(config string) string { return filepath.Join(filepath.Dir(config), "filters.toml") }
 
 // Load reads filters.toml at path; a missing file is an empty pipeline.
 func Load(path string) (*Pipeline, error) {

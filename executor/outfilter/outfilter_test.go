@@ -118,6 +118,9 @@ func TestParseErrors(t *testing.T) {
 	if _, rule := user.Then(outfilter.Builtin()).Apply("go test ./...", &executor.Envelope{Stdout: "a\nb\n"}); rule != "mine" {
 		t.Errorf("a user rule did not come first: %s", rule)
 	}
+	if got := outfilter.PathNextTo("/home/u/.config/toolwall/config.toml"); got != "/home/u/.config/toolwall/filters.toml" {
+		t.Errorf("PathNextTo = %s", got)
+	}
 	if p, err := outfilter.Load("testdata/does-not-exist.toml"); err != nil || len(p.Rules()) != 0 {
 		t.Errorf("missing file: %v %v", p, err)
 	}

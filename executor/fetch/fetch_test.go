@@ -272,7 +272,7 @@ func TestSSRFMatrix(t *testing.T) {
 			case "truncated":
 				ok = !out.IsError && out.Truncated && len(out.Text) < 70<<10
 			case "timeout":
-				ok = out.IsError && strings.Contains(out.Text, "deadline exceeded")
+				ok = out.IsError && (strings.Contains(out.Text, "deadline exceeded") || strings.Contains(out.Text, "timeout"))
 			default:
 				for _, rule := range strings.Split(want, "|") {
 					ok = ok || out.IsError && strings.Contains(out.Text, "["+rule+"]")

@@ -313,10 +313,10 @@ func waitDead(t *testing.T, pid int) {
 func TestTimeoutKillsGroup(t *testing.T) {
 	fx := newFixture(t)
 	opts := fx.options(toolwall.UserContext, "")
-	opts.Timeout = 300 * time.Millisecond
+	opts.Timeout = time.Second
 	pidfile := filepath.Join(fx.project, "pid")
 	start := time.Now()
-	out, _ := shell.New(opts).Execute(context.Background(), bash(`sleep 30 & echo $! > pid; sleep 30`))
+	out, _ := shell.New(opts).Execute(context.Background(), bash(`sleep 30 & echo $! > pid.tmp && mv pid.tmp pid; sleep 30`))
 	if time.Since(start) > 5*time.Second || !out.Process.TimedOut || out.Process.ExitCode != 128+int(syscall.SIGKILL) {
 		t.Fatalf("timeout: %+v after %v", out.Process, time.Since(start))
 	}
@@ -327,12 +327,21 @@ func TestTimeoutKillsGroup(t *testing.T) {
 func TestCancelKillsGroup(t *testing.T) {
 	fx := newFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	out, _ := shell.New(fx.options(toolwall.UserContext, "")).Execute(ctx, bash(`(sleep 30; echo late) & echo $! > pid; wait`))
+	pidfile := filepath.Join(fx.project, "pid")
+	go func() { // cancel once the background process is known
+		for range 500 {
+			if b, err := os.ReadFile(pidfile); err == nil && len(b) > 0 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	out, _ := shell.New(fx.options(toolwall.UserContext, "")).Execute(ctx, bash(`(sleep 30; echo late) & echo $! > pid.tmp && mv pid.tmp pid; wait`))
 	if !out.Process.TimedOut {
 		t.Fatalf("cancel: %+v", out.Process)
 	}
-	waitDead(t, pidIn(t, filepath.Join(fx.project, "pid")))
+	waitDead(t, pidIn(t, pidfile))
 }
 
 // TestNothingLeftRunning: a background process outlives its shell only

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/executor"
+	"github.com/toolwall/toolwall/executor/fetch"
+)
+
+func newFetch() *cobra.Command {
+	var (
+		maxBytes         int64
+		timeout          time.Duration
+		allowHTTP, yes   bool
+		asJSON           bool
+		maxRedirectsFlag int
+	)
+	cmd := &cobra.Command{
+		Use:   "fetch [flags] URL",
+		Short: "Fetch a URL through the fetch executor, with the SSRF defence",
+		Long: `Fetch a public https URL and print its body, through toolwall's gate and the
+fetch executor's SSRF defence: https only, no internal names, every resolved
+address checked and the connection pinned to it, at most 3 redirects each
+checked again, size and time bounded.
+  toolwall fetch https://go.dev/doc/
+
+Exit status: 0 fetched (2xx or 3xx without Location), 1 an HTTP error status
+or a network failure, 2 refused, 3 the gate asks (approve with --yes).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig()
+			if err != nil {
+				return err
+			}
+			e := fetch.New(fetch.Options{
+				Gate:         newEngine(cfg, engine.Options{Places: engine.Installed}),
+				AllowHTTP:    allowHTTP,
+				MaxBytes:     maxBytes,
+				Timeout:      timeout,
+				MaxRedirects: maxRedirectsFlag,
+			})
+			in, _ := json.Marshal(map[string]string{"url": args[0]})
+			out, err := e.Execute(cmd.Context(), &executor.Request{Call: toolwall.Call{Tool: toolwall.ToolWebFetch, Input: in}, Approved: yes})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(struct {
+					Text      string            `json:"text"`
+					IsError   bool              `json:"is_error"`
+					Truncated bool              `json:"truncated"`
+					Verdict   *toolwall.Verdict `json:"verdict,omitempty"`
+				}{out.Text, out.IsError, out.Truncated, out.Verdict}); err != nil {
+					return err
+				}
+			} else if out.IsError {
+				fmt.Fprintln(cmd.ErrOrStderr(), out.Text)
+			} else {
+				fmt.Fprint(cmd.OutOrStdout(), out.Text)
+			}
+			switch {
+			case out.Confirm != nil:
+				return exitError{exitAsk}
+			case out.IsError && strings.HasPrefix(out.Text, "refused by toolwall ["):
+				return exitError{exitDeny}
+			case out.IsError:
+				return exitError{exitUsage}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.Int64Var(&maxBytes, "max-bytes", fetch.DefaultMaxBytes, "bytes of the body kept")
+	f.DurationVar(&timeout, "timeout", fetch.DefaultTimeout, "bound on the whole fetch, redirects included")
+	f.IntVar(&maxRedirectsFlag, "max-redirects", fetch.DefaultMaxRedirects, "redirects followed, each re-validated (-1 for none)")
+	f.BoolVar(&allowHTTP, "allow-http", false, "also fetch http:// URLs")
+	f.BoolVar(&yes, "yes", false, "a human approves a fetch the gate would ask about (the SSRF defence still applies)")
+	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}

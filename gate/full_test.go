@@ -134,9 +134,10 @@ func BenchmarkEvaluateWithMemory(b *testing.B) {
 	}
 }
 
-// TestRelaxedReading: a command bash cannot parse is at least asked
-// about; when a zsh-style brace spacing makes it parse and it is
-// dangerous, the stricter verdict wins.
+// TestRelaxedReading: a command bash cannot parse runs nothing in bash,
+// so it only warns; when another reading (the statements before the
+// error, zsh's grammar, zsh-style brace spacing) parses and is dangerous,
+// the stricter verdict wins.
 func TestRelaxedReading(t *testing.T) {
 	g := fullGate(nil)
 	for _, tt := range []struct {
@@ -146,8 +147,11 @@ func TestRelaxedReading(t *testing.T) {
 	}{
 		{":(){:|:&};:", toolwall.Deny, "fork-bomb shell.parse-error"},
 		{"b(){b|b&};b", toolwall.Deny, "fork-bomb shell.parse-error"},
-		{"echo '{x", toolwall.Ask, "shell.parse-error"},
-		{"f(){echo hi;}; f )", toolwall.Ask, "shell.parse-error"},
+		{"echo '{x", toolwall.Warn, "shell.parse-error"},
+		{"f(){echo hi;}; f )", toolwall.Warn, "shell.parse-error"},
+		{"rm -rf ~ <Enter>", toolwall.Deny, "rm.dangerous-target secrets.delete-auth shell.parse-error"},
+		{"cat =(rm -rf ~)", toolwall.Deny, "rm.dangerous-target secrets.delete-auth shell.parse-error"},
+		{"<Ctrl a><x>", toolwall.Warn, "shell.parse-error"},
 	} {
 		v := g.Evaluate(context.Background(), bashCall(tt.cmd))
 		if v.Action != tt.want || strings.Join(v.Rules(), " ") != tt.rules {
@@ -275,7 +279,7 @@ func TestReviewRoutes(t *testing.T) {
 		{"rm -rf ~; !", toolwall.Deny},
 		{"rm -rf ~; a[1+]=2", toolwall.Deny},
 		{"ls\nrm -rf /\n)", toolwall.Deny},
-		{"echo 'unterminated", toolwall.Ask},
+		{"echo 'unterminated", toolwall.Warn},
 		{"tee x.sh <<'EOF'\nrm -rf ~\nEOF\nsh x.sh", toolwall.Ask},
 		{"printf '%s\\n' 'rm -rf ~' > x.sh; sh x.sh", toolwall.Ask},
 		{"printf '%s\\n' 'make test' > x.sh; sh x.sh", toolwall.Allow},

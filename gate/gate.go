@@ -10,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
@@ -246,9 +247,11 @@ func internalFinding(detail string) toolwall.Finding {
 
 // read parses a Bash call. A malformed input or a limit breach comes back
 // as the single finding that decides the call (no script). A syntax error
-// comes back as an ask finding, with the script of a relaxed reading when
-// one parses (see relaxBraces), so that what another shell would run is
-// still judged.
+// comes back as a warn finding — bash and zsh refuse such a command and
+// run nothing of it — with the script of every other reading that parses
+// (the statements before the error, the zsh reading, zsh's brace
+// spacing; see alternatives), so that whatever might still run is judged
+// by the analyzers.
 func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 	cmd, ok := call.Command()
 	if !ok {
@@ -273,8 +276,8 @@ func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 	case errors.As(err, &syn):
 		f := &toolwall.Finding{
 			Analyzer: "shell", Rule: "shell.parse-error", Category: "input",
-			Score: 0.6, Action: toolwall.Ask,
-			Reason: fmt.Sprintf("The command does not parse as shell (%v), so toolwall cannot see what it would run; a human has to look. Fix the quoting or syntax and retry.", syn.Err),
+			Score: 0.45, Action: toolwall.Warn,
+			Reason: fmt.Sprintf("The command does not parse as shell (%v); bash would refuse it and run nothing. Fix the quoting or syntax and retry.", syn.Err),
 		}
 		if alt := g.alternatives(cmd, syn, opts); alt != nil {
 			return alt, f
@@ -334,8 +337,14 @@ func (g *Gate) fuse(findings []toolwall.Finding, effects []toolwall.Effect, scri
 	return v
 }
 
-// reason joins the reasons of the findings that decided the action, at
-// most three, strongest first.
+// MaxReason bounds a verdict's reason, in bytes (issue 7: one reason per
+// verdict, about 300 characters).
+const MaxReason = 320
+
+// reason is the reason of the finding that decided the action: the
+// strictest floor, or when the band decided, the highest score. The other
+// findings are named by their rule ids (Verdict.Rules), not their texts.
+// A reason longer than MaxReason is cut at a word boundary with "…".
 func reason(v toolwall.Verdict) string {
 	if v.Action == toolwall.Allow {
 		return ""
@@ -346,23 +355,27 @@ func reason(v toolwall.Verdict) string {
 		fs = slices.Clone(fs)
 		slices.SortStableFunc(fs, func(a, b toolwall.Finding) int { return cmp.Compare(b.Score, a.Score) })
 	}
-	var parts []string
 	for _, f := range fs {
-		if f.Reason == "" || slices.Contains(parts, f.Reason) {
-			continue
-		}
-		if f.Action < v.Action && len(parts) > 0 {
-			break
-		}
-		parts = append(parts, f.Reason)
-		if len(parts) == 3 {
-			break
+		if f.Reason != "" {
+			return cut(f.Reason, MaxReason)
 		}
 	}
-	if len(parts) == 0 {
-		return fmt.Sprintf("risk score %.2f is in the %s band", v.Score, v.Band)
+	return fmt.Sprintf("risk score %.2f is in the %s band", v.Score, v.Band)
+}
+
+// cut shortens s to at most n bytes at a word boundary, ending in "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return strings.Join(parts, " Also: ")
+	k := strings.LastIndexByte(s[:n-len("…")], ' ')
+	if k < n/2 {
+		k = n - len("…")
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+	}
+	return strings.TrimRight(s[:k], " ,;:") + "…"
 }
 
 // alternatives reads what a shell would still run of a command that does
@@ -377,6 +390,11 @@ func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Optio
 		if s, err := shell.Read(alt, opts); err == nil {
 			readings = append(readings, s)
 		}
+	}
+	zsh := opts
+	zsh.Zsh = true
+	if s, err := shell.Read(cmd, zsh); err == nil {
+		readings = append(readings, s)
 	}
 	var pe syntax.ParseError
 	if syn.Depth == 0 && errors.As(syn.Err, &pe) {

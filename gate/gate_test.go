@@ -79,7 +79,7 @@ func TestReadFailures(t *testing.T) {
 		want toolwall.Action
 		rule string
 	}{
-		{"does not parse", toolwall.NewBashCall("echo 'unterminated"), toolwall.Ask, "shell.parse-error"},
+		{"does not parse", toolwall.NewBashCall("echo 'unterminated"), toolwall.Warn, "shell.parse-error"},
 		{"too large", toolwall.NewBashCall(strings.Repeat("echo hi; ", 20000)), toolwall.Deny, "shell.limit"},
 		{"no command field", toolwall.Call{Tool: "Bash", Input: json.RawMessage(`{"cmd":"ls"}`)}, toolwall.Deny, "input.malformed"},
 		{"command not a string", toolwall.Call{Tool: "Bash", Input: json.RawMessage(`{"command":["rm","-rf","/"]}`)}, toolwall.Deny, "input.malformed"},

@@ -692,7 +692,9 @@ func (w *walker) emitDry(d dryCall, like *Command, top frame, seen map[string]bo
 	w.cwd = dryDir(d.dir)
 	defer func() { w.cwd = saved }()
 	c := w.command(args, f)
+	c.Text = argvText(args)
 	if like != nil {
+		c.Text = like.Text
 		c.Assigns = like.Assigns
 		c.Wrappers = append(c.Wrappers, like.Wrappers...)
 	}

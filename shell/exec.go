@@ -63,6 +63,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	if f.depth == 0 && f.src == w.script.Source {
 		cmd.offset = int(ce.Pos().Offset())
 	}
+	cmd.Text = rawText(f.src, ce)
 	w.unwrap(cmd)
 	w.finish(cmd, own, f)
 	w.emit(cmd, f.feeds)
@@ -372,6 +373,7 @@ func (w *walker) tail(parent *Command, args []Word, via, cwd string, f frame, re
 	saved := w.cwd
 	w.cwd = cwd
 	t := w.command(args, tf)
+	t.Text = rawJoin(args)
 	w.unwrap(t)
 	w.finish(t, nil, tf)
 	t.Stdin = Stdin{Kind: StdinSubstitute}
@@ -536,4 +538,13 @@ func printfOnce(b *strings.Builder, format string, args []Word) (used int, stop 
 		}
 	}
 	return used, false
+}
+
+// rawJoin joins the source text of words by spaces.
+func rawJoin(args []Word) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.Raw
+	}
+	return strings.Join(parts, " ")
 }

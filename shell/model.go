@@ -26,6 +26,10 @@ type Options struct {
 	// NoDryRun turns the dry run off (see the package documentation): the
 	// static reading alone.
 	NoDryRun bool
+	// Zsh parses the top-level source as zsh (mvdan.cc/sh's LangZsh)
+	// instead of bash; bodies handed to sh -c and the like are still bash.
+	// The gate uses it as another reading of a command bash cannot parse.
+	Zsh bool
 }
 
 // Word is one shell word after quote removal and the static expansions the
@@ -118,6 +122,11 @@ type Command struct {
 	// Args is the argv after unwrapping: Args[0] is the command word the
 	// program really executed (e.g. "rm" in "sudo env A=1 rm -rf /").
 	Args []Word
+	// Text is the command as written, quoting kept: its source text (with
+	// its wrappers and assignments) for a command of the script or of a
+	// re-read body, else its words' source text joined by spaces. Reasons
+	// show it back to the model.
+	Text string
 	// Name is the lower-cased base name of Args[0].Value ("/usr/bin/RM" →
 	// "rm"); "" when Args[0] is Dynamic or there are no Args.
 	Name string
@@ -186,6 +195,24 @@ func (c *Command) Arg(i int) string {
 		return ""
 	}
 	return c.Args[i].Value
+}
+
+// Shown returns the command as written, quoted for a reason: Text in
+// backticks, cut to 120 bytes.
+func (c *Command) Shown() string {
+	t := c.Text
+	if t == "" {
+		t = c.String()
+	}
+	t = strings.Join(strings.Fields(t), " ")
+	if len(t) > 120 {
+		k := 117
+		for k > 0 && t[k]&0xC0 == 0x80 {
+			k--
+		}
+		t = t[:k] + "..."
+	}
+	return "`" + t + "`"
 }
 
 // String returns the argv values joined by single spaces (a dynamic part

@@ -22,10 +22,16 @@ const (
 	maxNesting = 512
 )
 
-// parsers pools bash parsers: a Parser is reusable but not concurrent-safe.
-var parsers = sync.Pool{New: func() any {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
-}}
+// parsers pools bash parsers, zshParsers zsh ones: a Parser is reusable
+// but not concurrent-safe.
+var (
+	parsers = sync.Pool{New: func() any {
+		return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	}}
+	zshParsers = sync.Pool{New: func() any {
+		return syntax.NewParser(syntax.Variant(syntax.LangZsh), syntax.KeepComments(false))
+	}}
+)
 
 // Read parses src as bash (mvdan.cc/sh/v3/syntax, LangBash) and returns
 // every command that would execute, flattened in source order, with
@@ -50,7 +56,13 @@ func Read(src string, opt Options) (*Script, error) {
 	defer parsers.Put(p)
 	w := &walker{opt: opt, script: s, parser: p, cwd: opt.Cwd, active: map[string]bool{}}
 	w.out = &s.Commands
+	if opt.Zsh {
+		z := zshParsers.Get().(*syntax.Parser)
+		defer zshParsers.Put(z)
+		w.parser = z
+	}
 	file, err := w.parse(src, 0)
+	w.parser = p
 	if err != nil {
 		return nil, err
 	}

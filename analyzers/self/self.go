@@ -272,7 +272,7 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 		}
 	}
 	for _, c := range in.Script.Commands {
-		what := "`" + c.String() + "`"
+		what := c.Shown()
 		if f, deny, ok := indirect(c, own, ask, call.Home); ok && !c.Remote {
 			report(what, f, deny)
 			continue

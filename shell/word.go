@@ -145,7 +145,7 @@ func (w *walker) word(x *syntax.Word, f *frame, subs *[]sub, tilde bool) Word {
 // did, rest is what follows the prefix. A prefix not ended by "/" within
 // the literal is only a prefix when the literal is the whole word.
 func (w *walker) tilde(lit string, whole bool, f *frame, b *wordBuf) (rest string, done bool) {
-	end := strings.IndexByte(lit, '/')
+	end := strings.IndexAny(lit, "/:") // bash ends a tilde-prefix at a colon too (-v ~:/h)
 	if end < 0 {
 		if !whole {
 			return "", false

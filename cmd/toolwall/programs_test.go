@@ -15,7 +15,7 @@ func TestProgramsCommand(t *testing.T) {
 		code int
 	}{
 		{[]string{"programs"}, []string{"rm ", "curl ", "sudo "}, 0},
-		{[]string{"programs", "sudo"}, []string{"program sudo", "wrapper", "privileged", "option -u, --user VALUE = user -> user", "operands: env… argv"}, 0},
+		{[]string{"programs", "sudo"}, []string{"program sudo", "wrapper", "privileged", "option -u VALUE, --user VALUE = user -> user", "operands: env… argv"}, 0},
 		{[]string{"programs", "--parse", "uv run -- bash -c 'rm -rf ~'"}, []string{"via uv run", "via sh -c", "deletes /home/user"}, 0},
 		{[]string{"programs", "no-such-program"}, []string{}, 1},
 	} {

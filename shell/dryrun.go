@@ -35,26 +35,29 @@ import (
 // $(echo rm), the mktemp cleanup idiom) and replaces the static reading
 // of a command whose words it resolved.
 //
-// Bounds, in work first: at most dryMaxCalls simple commands,
+// Bounds, in work first: at most dryMaxCalls simple commands (of them
+// dryMaxFuncCalls calls of the script's functions, which bounds recursion),
 // dryMaxArgBytes bytes of arguments in one command, dryMaxVarBytes bytes
 // in all variables when a command runs; a time budget (dryBudget) is the
 // last resort for a loop that runs no command. Past any of them the dry
 // run's result is dropped (the static reading stands) and Script.DryRun
 // says why. Not dry-run: scripts over dryMaxSource bytes, with process
-// substitution (the interpreter would create FIFOs) or coproc, that read
+// substitution (the interpreter would create FIFOs) or coproc, with a
+// loop that runs no command at all (nothing would count its turns), that read
 // values of this process ($$, $RANDOM, …), whose brace expansions make
 // more than dryMaxBraceWords words, or whose assignments could grow a
 // value geometrically (an assignment with several expansions inside a
 // loop, or such assignments whose growth factors multiply past
 // dryMaxGrowth, or a ${x//…/$y} replacement).
 const (
-	dryMaxCalls      = 2000
+	dryMaxCalls      = 400
+	dryMaxFuncCalls  = 100
 	dryMaxArgBytes   = 64 << 10
 	dryMaxVarBytes   = 1 << 20
 	dryMaxSource     = 16 << 10
 	dryMaxBraceWords = 4096
 	dryMaxGrowth     = 1 << 10
-	dryBudget        = 200 * time.Millisecond
+	dryBudget        = 30 * time.Millisecond
 )
 
 // Unknown values expand to markUnknown NAME markEnd; they contain no
@@ -141,6 +144,11 @@ func bounded(file *syntax.File) bool {
 			switch x := m.(type) {
 			case *syntax.WhileClause, *syntax.ForClause:
 				if m != n {
+					if _, cstyle := m.(*syntax.ForClause); !cstyle || isCStyle(m) {
+						if !runsCommand(m) {
+							ok = false
+						}
+					}
 					walk(m, true)
 					return false
 				}
@@ -169,6 +177,28 @@ func bounded(file *syntax.File) bool {
 	}
 	walk(file, false)
 	return ok
+}
+
+// isCStyle reports whether n is a C-style for loop.
+func isCStyle(n syntax.Node) bool {
+	f, ok := n.(*syntax.ForClause)
+	if !ok {
+		return false
+	}
+	_, c := f.Loop.(*syntax.CStyleLoop)
+	return c
+}
+
+// runsCommand reports whether n holds a simple command.
+func runsCommand(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(m syntax.Node) bool {
+		if c, ok := m.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // expansions counts the parameter expansions and substitutions in n.
@@ -369,7 +399,15 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 	var (
 		calls []dryCall
 		n     int
+		fn    int
 	)
+	funcs := map[string]bool{}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.FuncDecl); ok && d.Name != nil {
+			funcs[d.Name.Value] = true
+		}
+		return true
+	})
 	pad := strings.Repeat(" ", len(src)+1)
 	env := dryEnv{known: map[string]string{
 		"PATH": "/usr/local/bin:/usr/bin:/bin", "SHELL": "/bin/bash",
@@ -401,6 +439,11 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 		interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
 			if n++; n > dryMaxCalls {
 				return nil, errDryLimit
+			}
+			if funcs[args[0]] {
+				if fn++; fn > dryMaxFuncCalls {
+					return nil, errDryLimit
+				}
 			}
 			size := 0
 			for _, a := range args {

@@ -22,7 +22,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 		}
 		if len(ce.Args) == 0 && a.Name != nil {
 			w.taint(a.Name.Value, f.scope)
-			if w.known[a] && !aw.Dynamic {
+			if w.known[a] && !aw.Dynamic && len(aw.Value) <= maxValue {
 				if f.scope.vars == nil {
 					f.scope.vars = map[string]string{}
 				}
@@ -362,6 +362,10 @@ func placeholder(a Word, r string) Word {
 // another host or in a container with those host paths mounted.
 func (w *walker) tail(parent *Command, args []Word, via, cwd string, f frame, remote bool, mounts []Mount) {
 	tf := f.nested(via)
+	if tf.tails++; tf.tails > w.opt.MaxTails {
+		w.fail(&LimitError{Limit: "depth", Max: w.opt.MaxTails})
+		return
+	}
 	tf.feeds = f.feeds
 	tf.parent = parent
 	tf.privileged = parent.Privileged && !remote

@@ -23,6 +23,9 @@ type Options struct {
 	MaxCommands int
 	// MaxNodes bounds syntax nodes walked over all parses (default 200000).
 	MaxNodes int
+	// MaxTails bounds nested runners (default DefaultMaxTails); deeper
+	// nesting is a *LimitError ("depth").
+	MaxTails int
 	// NoDryRun turns the dry run off (see the package documentation): the
 	// static reading alone.
 	NoDryRun bool

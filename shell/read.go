@@ -15,6 +15,18 @@ const (
 	DefaultMaxDepth    = 8
 	DefaultMaxCommands = 4096
 	DefaultMaxNodes    = 200000
+	// DefaultMaxTails bounds how many runners may be nested, each running
+	// the next (xargs xargs …, find -exec find -exec …, uv run docker run
+	// …): every one re-reads the rest of the words, so the work grows
+	// with the square of the nesting.
+	DefaultMaxTails = 16
+
+	// maxValue bounds a variable value the reader resolves from the
+	// script's own assignments; maxExpanded bounds the bytes of resolved
+	// values in one Read. Past them a word is Dynamic (v=$v$v… cannot
+	// grow without end).
+	maxValue    = 4 << 10
+	maxExpanded = 1 << 20
 
 	// maxNesting bounds parenthesis nesting in the source: the parser's
 	// time grows with the square of it ("((((…" is read both as subshells
@@ -110,6 +122,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxNodes <= 0 {
 		o.MaxNodes = DefaultMaxNodes
 	}
+	if o.MaxTails <= 0 {
+		o.MaxTails = DefaultMaxTails
+	}
 	return o
 }
 
@@ -152,6 +167,8 @@ type walker struct {
 	nodes  int
 	ncmds  int
 	parsed int
+	// expanded counts the bytes of resolved variable values (maxExpanded).
+	expanded int
 	// active holds the functions whose bodies are being expanded
 	// (recursion guard).
 	active map[string]bool
@@ -222,6 +239,8 @@ type frame struct {
 	// container; mounts map host paths into that container.
 	remote bool
 	mounts []Mount
+	// tails counts the runners this frame is nested in (MaxTails).
+	tails int
 }
 
 // nested returns the frame for commands reached through a substitution
@@ -240,6 +259,7 @@ func (f frame) nested(via string) frame {
 		pos:        f.pos,
 		remote:     f.remote,
 		mounts:     f.mounts,
+		tails:      f.tails,
 	}
 }
 

@@ -325,9 +325,10 @@ func (w *walker) param(p *syntax.ParamExp, f *frame) (string, bool) {
 		}
 		v = w.opt.User
 	default:
-		if val, ok := f.scope.vars[p.Param.Value]; ok && plainValue(val) {
+		if val, ok := f.scope.vars[p.Param.Value]; ok && plainValue(val) && w.expanded+len(val) <= maxExpanded {
 			v = val
 			w.usedVar = true
+			w.expanded += len(val)
 		}
 	}
 	if v == "" {

@@ -142,7 +142,12 @@ func New(opts Options) *Engine {
 		files.Own = append(installedFiles(cfg, opts.ConfigPath, e.state), opts.Protect...)
 	}
 	e.policy = policy.New(cfg)
+	var tracked func(context.Context, string, string) bool
+	if opts.Places == Installed {
+		tracked = gitTracked
+	}
 	e.Gate = gate.New(gate.Options{
+		Tracked:    tracked,
 		Analyzers:  append(analyzers.All(), self.New(files), e.policy.Analyzer()),
 		Thresholds: cfg.ThresholdsOr(toolwall.DefaultThresholds()), // checked by policy.Parse
 		Disabled:   cfg.Rules.Disable,

@@ -52,6 +52,11 @@ type Options struct {
 	Window session.Window
 	// Chains are the chain rules; nil means chain.Rules.
 	Chains []chain.Rule
+	// Tracked, when set, reports whether git tracks path in the project
+	// (both absolute); used only while chain memory is off, to tell a
+	// project file from one a session may have downloaded. Nil: every
+	// file counts as untracked.
+	Tracked func(ctx context.Context, project, path string) bool
 }
 
 // ChainWindow is the default history window of chain rules: the last 100
@@ -70,6 +75,7 @@ type Gate struct {
 	storeNote  string
 	window     session.Window
 	chains     []chain.Rule
+	tracked    func(ctx context.Context, project, path string) bool
 }
 
 // New returns a Gate for opts.
@@ -83,6 +89,7 @@ func New(opts Options) *Gate {
 		store:      opts.Store,
 		window:     opts.Window,
 		chains:     opts.Chains,
+		tracked:    opts.Tracked,
 	}
 	if opts.StoreErr != nil {
 		g.storeNote = "chain memory off: " + opts.StoreErr.Error()
@@ -160,17 +167,24 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 	call = Normalize(call)
 	findings, effects, script := g.analyze(ctx, call)
 	var notes []string
-	if g.storeNote != "" {
-		notes = append(notes, g.storeNote)
+	off := g.storeNote
+	if off != "" {
+		notes = append(notes, off)
 	}
 	if g.store != nil && call.Session != "" {
 		more, carried, err := g.recall(ctx, call.Session, findings, effects)
 		effects = carried
 		if err != nil {
 			g.log.Warn("toolwall: session memory unavailable for this call", "session", call.Session, "err", err)
-			notes = append(notes, "chain memory off: "+err.Error())
+			off = "chain memory off: " + err.Error()
+			notes = append(notes, off)
 		}
 		findings = append(findings, more...)
+	}
+	if off != "" {
+		if f, ok := g.memoryOff(ctx, call, effects, off); ok {
+			findings = append(findings, g.enabled([]toolwall.Finding{f})...)
+		}
 	}
 	v = g.fuse(findings, effects, script)
 	v.Notes = notes

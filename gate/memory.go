@@ -169,6 +169,39 @@ func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Findin
 	return out, effects, errors.Join(errs...)
 }
 
+// memoryOff fails closed while chain memory is unavailable (issue 8): a
+// call that would complete a chain if its first steps had run — running
+// a local file that is not one of the project's tracked files, sending
+// data out, deleting protected data — is asked about, with a reason that
+// says memory is off and why (off, the verdict's note).
+func (g *Gate) memoryOff(ctx context.Context, call toolwall.Call, effects []toolwall.Effect, off string) (toolwall.Finding, bool) {
+	why := ""
+	for _, e := range effects {
+		switch {
+		case e.Tag == toolwall.TagExecLocal && e.Path != "":
+			if paths.Under(e.Path, call.Project) && g.tracked != nil && g.tracked(ctx, call.Project, e.Path) {
+				continue
+			}
+			why = "whether an earlier call of this session downloaded or wrote " + e.Path + ", which this call runs"
+		case e.Tag == toolwall.TagEgress:
+			why = "whether an earlier call of this session read a secret that this call could send out"
+		case e.Tag == toolwall.TagDelete && e.Detail == "protected":
+			why = "whether this delete completes an inspect-stage-delete sequence"
+		default:
+			continue
+		}
+		break
+	}
+	if why == "" {
+		return toolwall.Finding{}, false
+	}
+	return toolwall.Finding{
+		Analyzer: "chain", Rule: "chain.memory-off", Category: "chain",
+		Score: 0.6, Action: toolwall.Ask,
+		Reason: fmt.Sprintf("toolwall's session memory is off (%s), so it cannot tell %s; a human has to confirm this call.", strings.TrimPrefix(off, "chain memory off: "), why),
+	}, true
+}
+
 // noteRefusals remembers a denied call's categories so later attempts at
 // the same kind of thing score higher.
 func (g *Gate) noteRefusals(ctx context.Context, id string, v toolwall.Verdict) {

@@ -119,10 +119,14 @@ func New(opts Options) *Engine {
 				Calls:       calls(cfg),
 				Retention:   cfg.Memory.Retention.Duration,
 				BusyTimeout: busy,
+				Recover:     true,
 			})
 			if err != nil {
 				log.Warn("toolwall: session memory unavailable; single-call analysis only", "err", err)
 				return nil, err
+			}
+			if r := db.Recovered; r != nil {
+				log.Warn("toolwall: "+r.String(), "state", r.From, "moved_to", r.Aside)
 			}
 			return db, nil
 		})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
@@ -69,6 +70,9 @@ func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success
 	}
 }
 
+// stageBudget bounds how long staging a call may wait for the store.
+const stageBudget = 100 * time.Millisecond
+
 // stage remembers an allowed (or asked) call with risk tags under the
 // host's id for it, for RecordInvocation to commit when the host reports
 // it ran. Calls without an id or without tags are not staged.
@@ -76,6 +80,11 @@ func (g *Gate) stage(ctx context.Context, call toolwall.Call, findings []toolwal
 	if call.ID == "" || len(effects) == 0 {
 		return
 	}
+	// Staging is best effort and must not hold the verdict up behind
+	// another process's write: a call not staged is analyzed again when
+	// it is reported (RecordInvocation).
+	ctx, cancel := context.WithTimeout(ctx, stageBudget)
+	defer cancel()
 	err := g.store.Stage(ctx, call.Session, call.ID, session.Record{
 		Tool: call.Tool, Summary: call.Summary(), Input: call.Input,
 		Effects: effects, Rules: toolwall.Verdict{Findings: findings}.Rules(),

@@ -312,3 +312,58 @@ func TestOpenCurrentWritesNothing(t *testing.T) {
 		t.Errorf("write-ahead log after close: %v, %v; want kept and empty", fi, err)
 	}
 }
+
+// TestOpenRecover: with Options.Recover, an unusable state file is
+// renamed aside with its bytes intact and a fresh store works; a newer
+// schema or a directory is refused untouched (issue 8).
+func TestOpenRecover(t *testing.T) {
+	f, err := os.ReadFile("testdata/recover.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(f), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		t.Run(cols[0], func(t *testing.T) {
+			dir := t.TempDir()
+			path := openSetup(t, dir, cols[0])
+			before, _ := os.ReadFile(path)
+			st, err := session.Open(path, session.Options{Recover: true})
+			switch cols[1] {
+			case "ok", "recovered":
+				if err != nil {
+					t.Fatalf("Open: %v (%s)", err, cols[2])
+				}
+				defer st.Close()
+				if err := st.Append(context.Background(), "s", session.Record{Tool: "Bash", Summary: "ls"}); err != nil {
+					t.Fatalf("Append: %v", err)
+				}
+				if (st.Recovered != nil) != (cols[1] == "recovered") {
+					t.Fatalf("Recovered = %v", st.Recovered)
+				}
+				if st.Recovered != nil {
+					kept, err := os.ReadFile(st.Recovered.Aside)
+					if err != nil || string(kept) != string(before) {
+						t.Fatalf("the old file was not kept intact at %s: %v", st.Recovered.Aside, err)
+					}
+					if !strings.Contains(st.Recovered.String(), st.Recovered.Aside) {
+						t.Errorf("Recovery.String does not name the place: %s", st.Recovered)
+					}
+				}
+			case "unavailable":
+				if err == nil {
+					st.Close()
+					t.Fatalf("Open succeeded (%s)", cols[2])
+				}
+				if after, _ := os.ReadFile(path); string(after) != string(before) {
+					t.Errorf("the file changed")
+				}
+				if m, _ := filepath.Glob(path + ".unusable-*"); len(m) > 0 {
+					t.Errorf("moved aside: %v", m)
+				}
+			}
+		})
+	}
+}

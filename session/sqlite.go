@@ -78,6 +78,10 @@ var migrations = [][]string{
 // SQLite is a [Store] in a SQLite file, shared by every process that opens
 // the same path. Create it with [Open].
 type SQLite struct {
+	// Recovered is set when Open replaced an unusable file (see
+	// Options.Recover); nil otherwise.
+	Recovered *Recovery
+
 	db   *sql.DB
 	path string
 	opts Options
@@ -98,6 +102,59 @@ var _ Store = (*SQLite)(nil)
 // or was written by a newer schema, is an [*OpenError] matching
 // [ErrUnavailable]; the caller should carry on without session memory.
 func Open(path string, opts Options) (*SQLite, error) {
+	st, err := open(path, opts)
+	if err == nil || !opts.Recover || !errors.Is(err, errUnusable) {
+		return st, err
+	}
+	aside := fmt.Sprintf("%s.unusable-%d", path, opts.withDefaults().Now().UnixNano())
+	if rerr := moveAside(path, aside); rerr != nil {
+		return nil, &OpenError{Path: path, Err: errors.Join(err, fmt.Errorf("moving it aside: %w", rerr))}
+	}
+	st, err2 := open(path, opts)
+	if err2 != nil {
+		return nil, err2
+	}
+	st.Recovered = &Recovery{From: path, Aside: aside, Why: err}
+	return st, nil
+}
+
+// Recovery says that Open moved an unusable state file aside and made a
+// fresh one (Options.Recover).
+type Recovery struct {
+	// From is the state file's path; Aside where the old file now is (its
+	// -wal and -shm files beside it, with the same suffix).
+	From, Aside string
+	// Why is what made the old file unusable.
+	Why error
+}
+
+func (r *Recovery) String() string {
+	return fmt.Sprintf("the state file %s was unusable (%v); it was moved to %s and a fresh one created", r.From, r.Why, r.Aside)
+}
+
+// errUnusable marks a file that is not a usable toolwall state file but
+// could be replaced by one: not a database, corrupt, or another
+// program's database. A newer schema, an unreadable file or a directory
+// in its place are not.
+var errUnusable = errors.New("unusable state file")
+
+// moveAside renames path and its -wal and -shm files to aside (and
+// aside-wal, aside-shm); a missing side file is not an error. Nothing is
+// deleted.
+func moveAside(path, aside string) error {
+	if err := os.Rename(path, aside); err != nil {
+		return err
+	}
+	for _, ext := range []string{"-wal", "-shm"} {
+		if err := os.Rename(path+ext, aside+ext); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// open opens the store once; see Open.
+func open(path string, opts Options) (*SQLite, error) {
 	opts = opts.withDefaults()
 	fail := func(err error) (*SQLite, error) { return nil, &OpenError{Path: path, Err: err} }
 	if path == "" {
@@ -134,6 +191,10 @@ func Open(path string, opts Options) (*SQLite, error) {
 	db := sql.OpenDB(persistWAL{base})
 	if err := migrate(db, opts.BusyTimeout); err != nil {
 		db.Close()
+		var se *sqlite.Error
+		if errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_NOTADB || se.Code()&0xff == sqlite3.SQLITE_CORRUPT) {
+			err = fmt.Errorf("%w: %w", errUnusable, err)
+		}
 		return fail(err)
 	}
 	return &SQLite{db: db, path: abs, opts: opts}, nil
@@ -165,9 +226,9 @@ func migrate(db *sql.DB, busy time.Duration) error {
 		}
 		switch {
 		case app == 0 && objects > 0:
-			return errors.New("not a toolwall state file (a database with other tables)")
+			return fmt.Errorf("%w: not a toolwall state file (a database with other tables)", errUnusable)
 		case app != AppID && app != 0:
-			return fmt.Errorf("not a toolwall state file (application_id %#x)", app)
+			return fmt.Errorf("%w: not a toolwall state file (application_id %#x)", errUnusable, app)
 		case v > len(migrations):
 			return fmt.Errorf("schema version %d is newer than this toolwall's %d", v, len(migrations))
 		}
@@ -273,26 +334,55 @@ func (s *SQLite) check(ctx context.Context, id string) error {
 
 // update runs fn in a write transaction (BEGIN IMMEDIATE) with the
 // current time in Unix microseconds, after an opportunistic prune when
-// auto is set.
+// auto is set. A transaction that meets another process's write lock past
+// the busy timeout is tried again, after a short random pause, until it
+// commits or ctx ends: a record is not lost to contention while the
+// caller still has time.
 func (s *SQLite) update(ctx context.Context, op string, auto bool, fn func(tx *sql.Tx, now int64) error) error {
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+		err := s.updateOnce(ctx, auto, fn)
+		if err == nil {
+			return nil
+		}
+		if !busy(err) || ctx.Err() != nil {
+			return s.fail(op, err)
+		}
+		t := time.NewTimer(pause + rand.N(pause))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return s.fail(op, errors.Join(err, ctx.Err()))
+		case <-t.C:
+		}
+	}
+}
+
+// busy reports whether err is SQLite's "database is locked" or "busy".
+func busy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	c := se.Code() & 0xff
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+}
+
+func (s *SQLite) updateOnce(ctx context.Context, auto bool, fn func(tx *sql.Tx, now int64) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return s.fail(op, err)
+		return err
 	}
 	defer tx.Rollback()
 	now := s.opts.Now().UnixMicro()
 	if auto {
 		if err := s.maybePrune(ctx, tx, now); err != nil {
-			return s.fail(op, err)
+			return err
 		}
 	}
 	if err := fn(tx, now); err != nil {
-		return s.fail(op, err)
+		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return s.fail(op, err)
-	}
-	return nil
+	return tx.Commit()
 }
 
 // maybePrune prunes idle sessions when the last prune recorded in the file

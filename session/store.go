@@ -158,6 +158,11 @@ type Options struct {
 	BusyTimeout time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Recover makes Open move a state file that is not a usable toolwall
+	// state file (not a database, corrupt, another program's database)
+	// aside — renamed, never deleted — and create a fresh one; the store's
+	// Recovered field says so. A newer schema is still refused untouched.
+	Recover bool
 }
 
 // Option defaults.

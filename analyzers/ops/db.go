@@ -443,9 +443,21 @@ func stdinText(c *shell.Command) (string, bool) {
 	return text, text != ""
 }
 
-// printed returns what echo or printf prints: its words but the option
-// words the catalog knows (echo -n, -e, -E), joined by spaces.
+// printed returns what echo or printf prints: echo's words but the option
+// words the catalog knows (-n, -e, -E), joined by spaces; printf's
+// operands through its format (printfText).
 func printed(c *shell.Command) string {
+	if c.Name == "printf" && c.Inv != nil {
+		ops := c.Inv.Operands
+		if len(ops) == 0 {
+			return ""
+		}
+		args := make([]string, 0, len(ops)-1)
+		for _, op := range ops[1:] {
+			args = append(args, c.Inv.Args[op.Word].Value)
+		}
+		return printfText(c.Inv.Args[ops[0].Word].Value, args)
+	}
 	skip := map[int]bool{}
 	if c.Inv != nil {
 		for _, o := range c.Inv.Opts {
@@ -464,4 +476,41 @@ func printed(c *shell.Command) string {
 		}
 	}
 	return strings.Join(ws, " ")
+}
+
+// printfText renders a printf format with its arguments the way printf(1)
+// does for text: each conversion (%s, %b, %d, …) takes the next argument
+// as written, "%%" is "%", and the format is used again while arguments
+// remain. Escapes are left for the caller.
+func printfText(format string, args []string) string {
+	var b strings.Builder
+	for round := 0; round < 64; round++ {
+		used := false
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			if c != '%' || i+1 >= len(format) {
+				b.WriteByte(c)
+				continue
+			}
+			j := i + 1
+			for j < len(format) && strings.IndexByte("-+ #0123456789.*", format[j]) >= 0 {
+				j++
+			}
+			if j >= len(format) {
+				b.WriteString(format[i:])
+				break
+			}
+			if format[j] == '%' {
+				b.WriteByte('%')
+			} else if len(args) > 0 {
+				b.WriteString(args[0])
+				args, used = args[1:], true
+			}
+			i = j
+		}
+		if !used || len(args) == 0 {
+			break
+		}
+	}
+	return b.String()
 }

@@ -519,7 +519,7 @@ func (k *checker) ipRoute(x cmdCtx) {
 	obj, verb := ops[0], ops[1]
 	rest := strings.Join(ops[2:], " ")
 	switch {
-	case strings.HasPrefix("link", obj) && verb == "set" && containsField(rest, "down") && !containsField(rest, "lo"):
+	case strings.HasPrefix("link", obj) && strings.HasPrefix("set", verb) && containsField(rest, "down") && !containsField(rest, "lo"):
 		k.networkCut(x, "taking a network interface down can cut the machine off, the agent's own session included")
 	case strings.HasPrefix("route", obj) && (strings.HasPrefix("delete", verb) || verb == "flush") &&
 		(containsField(rest, "default") || verb == "flush" && len(ops) == 2 || containsField(rest, "all") || containsField(rest, "main")):

@@ -33,7 +33,10 @@
 //	                         gnu       options anywhere, short options
 //	                                   bundle (-rf), long options may be
 //	                                   a unique prefix (--recur), "--"
-//	                                   ends options (the default)
+//	                                   ends options (the default; a sub
+//	                                   takes its program's style, and
+//	                                   gnu there drops posix: git's
+//	                                   subcommands read options anywhere)
 //	                         posix     options end at the first operand
 //	                         exact     long options are never abbreviated
 //	                         negate    --no-NAME turns NAME off

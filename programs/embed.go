@@ -5,8 +5,12 @@ import _ "embed" // the catalog files are embedded as strings
 // The catalog files, embedded as strings (no copy at start-up). A new
 // file under catalog/ is added here; TestEveryFileEmbedded checks.
 var (
+	//go:embed catalog/cloud.txt
+	catCloud string
 	//go:embed catalog/coreutils.txt
 	catCoreutils string
+	//go:embed catalog/db.txt
+	catDB string
 	//go:embed catalog/git.txt
 	catGit string
 	//go:embed catalog/net.txt
@@ -24,7 +28,9 @@ var (
 // embedded lists the embedded catalog files.
 func embedded() []source {
 	return []source{
+		{"cloud.txt", catCloud},
 		{"coreutils.txt", catCoreutils},
+		{"db.txt", catDB},
 		{"git.txt", catGit},
 		{"net.txt", catNet},
 		{"runners.txt", catRunners},

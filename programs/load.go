@@ -258,6 +258,11 @@ func parseEntries(file, text string, first int) ([]*Program, error) {
 				if !ok && w != "gnu" {
 					return nil, fail("unknown style %q", w)
 				}
+				if w == "gnu" {
+					// a sub takes its program's style; gnu drops
+					// posix again (git's subcommands permute)
+					cur.Style &^= Posix
+				}
 				cur.Style |= st
 			}
 		case "versions":

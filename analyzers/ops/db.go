@@ -1,162 +1,81 @@
 package ops
 
 import (
-	"slices"
 	"strings"
 
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
-// sqlClient says where one SQL client takes statements from.
-type sqlClient struct {
-	spec *optSpec
-	// query lists the options whose value is SQL ("-c", "--command").
-	query []string
-	// file lists the options naming a script file; with one, stdin is not
-	// read (unless the file is "-").
-	file []string
-	// operandSQL is the index of the first operand that is SQL (sqlite3
-	// FILENAME SQL…), or 0 when operands are never SQL.
-	operandSQL int
-	// sub is a subcommand that must come first ("sql" for cockroach), or "".
-	sub string
-}
-
-var (
-	psqlClient = &sqlClient{
-		spec: &optSpec{
-			short: shorts("aAbc:d:eEf:F:h:HlL:no:p:P:qR:sStT:U:v:VwWxXz?01"),
-			long: kinds("echo-all", "no-align", "command=", "dbname=", "echo-queries", "echo-errors",
-				"echo-hidden", "file=", "field-separator=", "host=", "html", "list", "log-file=",
-				"no-readline", "output=", "port=", "pset=", "quiet", "record-separator=",
-				"single-step", "single-line", "tuples-only", "table-attr=", "username=", "set=",
-				"variable=", "version", "no-password", "password", "expanded", "no-psqlrc",
-				"single-transaction", "help=?", "field-separator-zero", "record-separator-zero", "csv"),
-			abbrev: true,
-		},
-		query: []string{"-c", "--command"},
-		file:  []string{"-f", "--file"},
+// dbFamily runs the database rules: SQL clients (every catalog entry of
+// lang sql), Redis, MongoDB, PostgreSQL and MySQL tools, and the
+// framework and migration commands that drop a database. It reports
+// whether x was one of them.
+func (k *checker) dbFamily(x cmdCtx) bool {
+	p := x.inv.Program()
+	sql := p != nil && p.Lang == "sql"
+	if sql {
+		k.sqlClient(x)
 	}
-	mysqlClient = &sqlClient{
-		spec: &optSpec{
-			short: shorts("e:h:u:p::P:D:S:BNstvfAbCEHXinqrwVoT#::"),
-			long: kinds("execute=", "host=", "user=", "password=?", "port=", "database=", "socket=",
-				"batch", "skip-column-names", "silent", "table", "verbose", "force", "no-auto-rehash",
-				"no-beep", "compress", "vertical", "html", "xml", "ignore-spaces", "unbuffered",
-				"quick", "raw", "wait", "version", "one-database", "debug-info", "protocol=",
-				"default-character-set=", "defaults-file=", "defaults-extra-file=", "login-path=",
-				"ssl-mode=", "ssl-ca=", "ssl-cert=", "ssl-key=", "init-command=", "connect-timeout=",
-				"max-allowed-packet=", "local-infile=?", "binary-mode", "comments", "safe-updates",
-				"i-am-a-dummy", "select-limit=", "max-join-size=", "tee=", "pager=?", "prompt=", "skip-ssl", "ssl"),
-			abbrev: true,
-		},
-		query: []string{"-e", "--execute", "--init-command"},
-	}
-	sqliteClient = &sqlClient{
-		spec: &optSpec{
-			long: kinds("cmd=", "init=", "separator=", "newline=", "nullvalue=", "vfs=", "mmap=",
-				"maxsize=", "escape=", "lookaside=", "pagecache=", "heap=", "c=", "s=", "f="),
-			singleDash: true,
-		},
-		query:      []string{"--cmd", "--c", "--s"},
-		file:       []string{"--init", "--f"},
-		operandSQL: 1,
-	}
-	clickhouseClient = &sqlClient{
-		spec: &optSpec{
-			short: shorts("q:h:u:d:f:C:p:t"),
-			long: kinds("query=", "queries-file=", "host=", "port=", "user=", "password=", "database=",
-				"format=", "config-file=", "config=", "param_=", "multiquery", "multiline", "time",
-				"secure", "interactive"),
-		},
-		query: []string{"-q", "--query"},
-		file:  []string{"--queries-file"},
-	}
-	cockroachClient = &sqlClient{
-		spec: &optSpec{
-			short: shorts("e:f:d:u:"),
-			long:  kinds("execute=", "file=", "database=", "user=", "url=", "host=", "port=", "certs-dir=", "insecure", "format="),
-		},
-		query: []string{"-e", "--execute"},
-		file:  []string{"-f", "--file"},
-		sub:   "sql",
-	}
-	usqlClient = &sqlClient{
-		spec:  &optSpec{short: shorts("c:f:o:"), long: kinds("command=", "file=", "out=", "set=", "variable=")},
-		query: []string{"-c", "--command"},
-		file:  []string{"-f", "--file"},
-	}
-	executeClient = &sqlClient{ // mycli, litecli, trino
-		spec:  &optSpec{short: shorts("e:h:u:P:D:S:"), long: kinds("execute=", "host=", "user=", "port=", "database=", "socket=", "server=", "catalog=", "schema=", "file=")},
-		query: []string{"-e", "--execute"},
-		file:  []string{"--file"},
-	}
-	sqlcmdClient = &sqlClient{ // MS SQL Server
-		spec:  &optSpec{short: shorts("S:U:P:d:Q:q:i:o:")},
-		query: []string{"-Q", "-q"},
-		file:  []string{"-i"},
-	}
-	snowsqlClient = &sqlClient{
-		spec:  &optSpec{short: shorts("q:f:a:u:d:s:w:r:c:"), long: kinds("query=", "filename=", "accountname=", "username=", "dbname=", "schemaname=", "warehouse=", "rolename=", "connection=")},
-		query: []string{"-q", "--query"},
-		file:  []string{"-f", "--filename"},
-	}
-	cqlshClient = &sqlClient{
-		spec: &optSpec{
-			short: shorts("e:f:u:p:k:"),
-			long:  kinds("execute=", "file=", "username=", "password=", "keyspace=", "cqlversion=", "protocol-version=", "connect-timeout=", "request-timeout=", "encoding=", "cqlshrc=", "ssl", "no-color", "color", "debug"),
-		},
-		query: []string{"-e", "--execute"},
-		file:  []string{"-f", "--file"},
-	}
-)
-
-func init() {
-	client := func(c *sqlClient) func(*checker, cmdCtx) {
-		return func(k *checker, x cmdCtx) { k.sqlClient(x, c) }
-	}
-	register(client(psqlClient), "psql")
-	register(client(mysqlClient), "mysql", "mariadb")
-	register(client(sqliteClient), "sqlite3", "sqlite", "duckdb")
-	register(client(clickhouseClient), "clickhouse-client", "clickhouse-local")
-	register(client(cockroachClient), "cockroach")
-	register(client(cqlshClient), "cqlsh")
-	register(client(usqlClient), "usql")
-	register(client(executeClient), "mycli", "litecli", "trino")
-	register(client(sqlcmdClient), "sqlcmd")
-	register(client(snowsqlClient), "snowsql")
-	register((*checker).bq, "bq")
-	register((*checker).frameworkReset, "php", "artisan", "sequelize", "sequelize-cli", "typeorm", "mix", "alembic", "symfony", "console")
-	register((*checker).clickhouse, "clickhouse")
-	register((*checker).dropTool, "dropdb", "dropuser")
-	register((*checker).mysqladmin, "mysqladmin", "mariadb-admin")
-	register((*checker).redis, "redis-cli", "valkey-cli", "keydb-cli")
-	register((*checker).mongo, "mongo", "mongosh")
-	register((*checker).prisma, "prisma")
-	register((*checker).rails, "rails", "rake")
-	register((*checker).django, "manage.py", "django-admin", "django-admin.py")
-}
-
-// sqlClient finds the SQL a client will run and checks it.
-func (k *checker) sqlClient(x cmdCtx, c *sqlClient) {
-	args := x.args[1:]
-	if c.sub != "" {
-		p := parseArgs(args, &optSpec{posix: true})
-		if p.operand(0) != c.sub {
-			return
+	switch x.name {
+	case "redis-cli":
+		k.redis(x)
+	case "mongosh":
+		k.mongo(x)
+	case "dropdb":
+		k.dropTool(x)
+	case "mysqladmin":
+		k.mysqladmin(x)
+	case "pg_restore":
+		k.pgRestore(x)
+	case "prisma":
+		k.prisma(x)
+	case "rails", "rake":
+		k.rails(x)
+	case "manage.py":
+		k.django(x)
+	case "python":
+		k.python(x)
+	case "php":
+		k.php(x)
+	case "symfony":
+		if x.sub(0) == "console" {
+			k.dbFamily(k.tail(x, "console", x.inv.Args[x.inv.Subs[0]:]))
 		}
-		args = p.operands[1:]
+	case "artisan", "console", "sequelize", "typeorm", "mix", "alembic":
+		k.frameworkReset(x)
+	case "knex":
+		k.knex(x)
+	case "etcdctl":
+		k.etcdctl(x)
+	default:
+		return sql
 	}
-	p := parseArgs(args, c.spec)
-	var texts []shell.Word
-	for _, o := range p.values(c.query...) {
-		texts = append(texts, shell.Word{Value: o.value, Dynamic: o.dynamic, Prefix: o.prefix})
+	return true
+}
+
+// tail returns x with args read through the catalog entry name: the
+// command another program hands its words to (python manage.py,
+// symfony console); args[0] stands for the program.
+func (k *checker) tail(x cmdCtx, name string, args []shell.Word) cmdCtx {
+	y := x
+	y.name = name
+	y.inv = reparse(programs.Lookup(name), args)
+	return y
+}
+
+// sqlClient finds the SQL a client runs — its code option values and
+// operands, else the static text on its stdin when it reads SQL there —
+// and checks it.
+func (k *checker) sqlClient(x cmdCtx) {
+	v := x.inv
+	texts := append(v.ValuesOf(programs.Code), v.OperandsOf(programs.Code)...)
+	readsStdin := len(texts) == 0 && v.Stdin == programs.Code
+	for _, f := range v.ValuesOf(programs.Exec) {
+		if !f.Dynamic && (f.Value == "-" || f.Value == "/dev/stdin") {
+			readsStdin = len(texts) == 0
+		}
 	}
-	if c.operandSQL > 0 && len(p.operands) > c.operandSQL {
-		texts = append(texts, p.operands[c.operandSQL:]...)
-	}
-	files := p.values(c.file...)
-	readsStdin := len(texts) == 0 && (len(files) == 0 || files[0].value == "-" || files[0].value == "/dev/stdin")
 	for _, t := range texts {
 		if h, ok := scanSQL(t.Value); ok {
 			k.sqlFinding(x, h)
@@ -185,43 +104,24 @@ func (k *checker) sqlFinding(x cmdCtx, h sqlHit) {
 	k.protect("")
 }
 
-// clickhouse is the multi-call binary: "clickhouse client|local …".
-func (k *checker) clickhouse(x cmdCtx) {
-	if len(x.args) < 2 {
-		return
-	}
-	switch x.args[1].Value {
-	case "client", "local":
-		k.sqlClient(cmdCtx{cmd: x.cmd, args: x.args[1:], name: x.name, depth: x.depth}, clickhouseClient)
-	}
-}
-
 // dropTool: dropdb and dropuser (PostgreSQL) delete a database or a role.
 func (k *checker) dropTool(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{
-		short: shorts("eifh:p:U:wWV?"),
-		long:  kinds("echo", "interactive", "if-exists", "force", "host=", "port=", "username=", "no-password", "password", "maintenance-db=", "version", "help"),
-	})
-	if len(p.operands) == 0 || p.has("-V", "--version", "-?", "--help") {
+	if len(x.inv.Operands) == 0 || x.has("version", "help") {
 		return
 	}
 	what := "the database"
-	if x.name == "dropuser" {
+	if x.cmd.Name == "dropuser" {
 		what = "the role"
 	}
 	k.ask(x, "db.drop", catDB,
-		x.name+" deletes "+what+" "+p.operand(0)+" outright",
+		x.cmd.Name+" deletes "+what+" "+x.operand(0)+" outright",
 		"Ask the user first and make sure a backup exists")
 	k.protect("")
 }
 
 // mysqladmin: "drop DB" deletes a database.
 func (k *checker) mysqladmin(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{
-		short: shorts("c:h:i:p::P:S:u:O:fsvV#::"),
-		long:  kinds("count=", "host=", "sleep=", "password=?", "port=", "socket=", "user=", "force", "silent", "verbose", "version", "defaults-file=", "login-path=", "protocol="),
-	})
-	for _, w := range p.operands {
+	for _, w := range x.operands() {
 		if strings.EqualFold(w.Value, "drop") {
 			k.ask(x, "db.drop", catDB,
 				"mysqladmin drop deletes a whole database",
@@ -232,22 +132,28 @@ func (k *checker) mysqladmin(x cmdCtx) {
 	}
 }
 
-var redisSpec = &optSpec{
-	short: shorts("h:p:s:a:u:n:r:i:d:D:t:"),
-	long: kinds("user=", "pass=", "sni=", "cacert=", "cacertdir=", "cert=", "key=", "tls-ciphers=",
-		"tls-ciphersuites=", "rdb=", "functions-rdb=", "pattern=", "quoted-pattern=", "count=",
-		"intrinsic-latency=", "lru-test=", "eval=", "memkeys-samples=", "cluster=", "tls",
-		"insecure", "raw", "no-raw", "csv", "json", "quoted-json", "stat", "latency",
-		"latency-history", "latency-dist", "bigkeys", "memkeys", "hotkeys", "scan", "pipe",
-		"pipe-timeout=", "replica", "ldb", "ldb-sync-mode", "verbose", "no-auth-warning", "askpass"),
+// pgRestore: --clean (-c) drops every object of the dump in the target
+// database before recreating it.
+func (k *checker) pgRestore(x cmdCtx) {
+	if x.has("clean") && len(x.values("dbname")) > 0 {
+		k.ask(x, "db.drop", catDB, "pg_restore --clean drops every object of the dump in the target database before it restores them",
+			"Restore into a new, empty database, or ask the user")
+		k.protect("")
+	}
 }
 
-// redis: FLUSHALL and FLUSHDB delete every key, as an argument or as a line
-// on stdin.
+// redis: FLUSHALL and FLUSHDB delete every key, as the command operands
+// or as a line on stdin; DEL of keys another command lists, and CONFIG
+// SET dir/dbfilename.
 func (k *checker) redis(x cmdCtx) {
-	p := parseArgs(x.args[1:], redisSpec)
-	lines := [][]string{values(p.operands)}
-	if len(p.operands) == 0 {
+	var lines [][]string
+	if code := x.inv.OperandsOf(programs.Code); len(code) > 0 {
+		line := make([]string, len(code))
+		for i, w := range code {
+			line[i] = w.Value
+		}
+		lines = append(lines, line)
+	} else if x.inv.Stdin == programs.Code {
 		if text, ok := stdinText(x.cmd); ok {
 			for _, line := range strings.Split(text, "\n") {
 				lines = append(lines, strings.Fields(line))
@@ -284,23 +190,56 @@ func redisFlush(cmd []string) bool {
 	return false
 }
 
+// redisExtra: DEL/UNLINK of a key list fed by xargs (the KEYS * | xargs
+// DEL wipe), and CONFIG SET dir/dbfilename, which makes Redis write its
+// dump file anywhere (a known way to plant authorized_keys or cron
+// files).
+func (k *checker) redisExtra(x cmdCtx, line []string) bool {
+	if len(line) == 0 {
+		return false
+	}
+	cmd := strings.ToLower(line[0])
+	switch {
+	case (cmd == "del" || cmd == "unlink") && x.cmd != nil && x.cmd.Via == "xargs":
+		k.ask(x, "db.redis-flush", catDB, "it deletes every key another command lists, which can be all of them",
+			"Delete only the keys you mean, or ask the user")
+		k.protect("")
+		return true
+	case cmd == "config" && len(line) > 2 && strings.EqualFold(line[1], "set") &&
+		(strings.EqualFold(line[2], "dir") || strings.EqualFold(line[2], "dbfilename")):
+		k.ask(x, "db.redis-config", catDB, "CONFIG SET dir/dbfilename makes Redis write its dump file to any path it can reach, a known way to plant keys or cron jobs",
+			"Leave Redis's persistence settings alone, or ask the user")
+		return true
+	}
+	return false
+}
+
 // mongoDestroy are the MongoDB shell calls that delete a database, a
 // collection, users, or every document, spelled without white space and
 // lower-cased.
-var mongoDestroy = []string{".dropdatabase(", ".drop(", "deletemany({})", "deletemany()",
+var mongoDestroy = [...]string{".dropdatabase(", ".drop(", "deletemany({})", "deletemany()",
 	".remove({})", ".dropallusers(", ".dropallroles(", "{dropdatabase:", "{drop:", "\"dropdatabase\":", "{\"drop\":"}
 
-// mongo: --eval scripts and scripts on stdin.
-func (k *checker) mongo(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{
-		long:  kinds("eval=", "host=", "port=", "username=", "password=", "authenticationDatabase=", "file=", "apiVersion=", "tls", "quiet", "nodb", "shell", "norc"),
-		short: shorts("u:p:f:"),
-	})
-	var scripts []string
-	for _, o := range p.values("--eval") {
-		scripts = append(scripts, o.value)
+// mongoUpdateAll are MongoDB calls that change every document.
+var mongoUpdateAll = [...]string{"updatemany({},", "updatemany({}),", ".update({},", "replaceone({},", "findoneandreplace({},"}
+
+// mongoUnbounded reports an update of every document in a script.
+func mongoUnbounded(js string) bool {
+	for _, m := range mongoUpdateAll {
+		if strings.Contains(js, m) && (m != ".update({}," || strings.Contains(js, "multi:true")) {
+			return true
+		}
 	}
-	if len(scripts) == 0 && len(p.operands) <= 1 && len(p.values("-f", "--file")) == 0 {
+	return false
+}
+
+// mongo: --eval scripts and a script on stdin.
+func (k *checker) mongo(x cmdCtx) {
+	var scripts []string
+	for _, w := range x.inv.ValuesOf(programs.Code) {
+		scripts = append(scripts, w.Value)
+	}
+	if len(scripts) == 0 && x.inv.Stdin == programs.Code && len(x.inv.Operands) <= 1 {
 		if text, ok := stdinText(x.cmd); ok {
 			scripts = append(scripts, text)
 		}
@@ -325,11 +264,11 @@ func (k *checker) mongo(x cmdCtx) {
 	}
 }
 
-// prisma: migrate reset and db push --force-reset drop the database.
+// prisma: migrate reset and db push --force-reset / --accept-data-loss
+// drop the database or data.
 func (k *checker) prisma(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{long: kinds("schema=")})
-	reset := p.operand(0) == "migrate" && p.operand(1) == "reset" ||
-		p.operand(0) == "db" && p.operand(1) == "push" && p.has("--force-reset", "--accept-data-loss")
+	reset := x.sub(0) == "migrate" && x.sub(1) == "reset" ||
+		x.sub(0) == "db" && x.sub(1) == "push" && x.has("force-reset", "accept-data-loss")
 	if !reset {
 		return
 	}
@@ -339,18 +278,21 @@ func (k *checker) prisma(x cmdCtx) {
 	k.protect("")
 }
 
-// railsTasks are the tasks that drop or wipe the database.
-var railsTasks = map[string]bool{
-	"db:drop": true, "db:drop:all": true, "db:reset": true, "db:purge": true, "db:purge:all": true,
-	"db:truncate_all": true, "db:migrate:reset": true, "db:schema:load": true, "db:structure:load": true,
-	"db:seed:replant": true,
+// railsTask reports the Rake tasks that drop or wipe the database.
+func railsTask(task string) bool {
+	switch task {
+	case "db:drop", "db:drop:all", "db:reset", "db:purge", "db:purge:all", "db:truncate_all", "db:migrate:reset",
+		"db:schema:load", "db:structure:load", "db:seed:replant":
+		return true
+	}
+	return false
 }
 
 // rails: rails / rake database tasks that drop or wipe the database.
 func (k *checker) rails(x cmdCtx) {
-	for _, w := range x.args[1:] {
+	for _, w := range x.operands() {
 		task, _, _ := strings.Cut(w.Value, "[")
-		if railsTasks[task] {
+		if railsTask(task) {
 			k.ask(x, "db.framework-reset", catDB,
 				task+" drops or wipes the database, deleting all its data",
 				"Use `db:migrate`, which keeps data, or ask the user")
@@ -360,113 +302,114 @@ func (k *checker) rails(x cmdCtx) {
 	}
 }
 
-// bq query runs its SQL operand (BigQuery).
-func (k *checker) bq(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{long: kinds("project_id=", "location=", "format=", "max_rows=", "parameter=", "destination_table=", "dataset_id=")})
-	if p.operand(0) != "query" {
-		return
-	}
-	for _, w := range p.operands[1:] {
-		if h, ok := scanSQL(w.Value); ok {
-			k.sqlFinding(x, h)
-			return
-		}
-	}
-}
-
-// frameworkResets are the framework commands that drop or wipe the whole
-// database, as the words that follow the program (after "artisan" or
-// "bin/console" for PHP).
-var frameworkResets = map[string][][]string{
-	"artisan":   {{"migrate:fresh"}, {"migrate:reset"}, {"migrate:refresh"}, {"db:wipe"}},
-	"console":   {{"doctrine:database:drop"}, {"doctrine:schema:drop"}},
-	"sequelize": {{"db:drop"}, {"db:migrate:undo:all"}},
-	"typeorm":   {{"schema:drop"}},
-	"mix":       {{"ecto.drop"}, {"ecto.reset"}},
-	"alembic":   {{"downgrade", "base"}},
-}
-
-// frameworkReset: php artisan migrate:fresh, doctrine:database:drop,
-// sequelize db:drop, typeorm schema:drop, mix ecto.reset, alembic
-// downgrade base.
-func (k *checker) frameworkReset(x cmdCtx) {
-	name, args := x.name, values(x.args[1:])
-	if name == "php" || name == "symfony" {
-		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-			args = args[1:]
-		}
-		if len(args) == 0 {
-			return
-		}
-		name, args = baseName(args[0]), args[1:]
-	}
-	name = strings.TrimSuffix(name, "-cli")
-	var ops []string
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			ops = append(ops, strings.ToLower(a))
-		}
-	}
-	for _, want := range frameworkResets[name] {
-		if len(ops) >= len(want) && slices.Equal(ops[:len(want)], want) {
-			k.ask(x, "db.framework-reset", catDB,
-				strings.Join(want, " ")+" drops or wipes the database, deleting all its data",
-				"Run the forward migrations only (`migrate`), or ask the user")
-			k.protect("")
-			return
-		}
-	}
-}
-
 // django: manage.py / django-admin flush and reset_db delete every row.
 func (k *checker) django(x cmdCtx) {
-	k.djangoCommand(x, x.args[1:])
-}
-
-// djangoCommand checks the words after manage.py or django-admin.
-func (k *checker) djangoCommand(x cmdCtx, args []shell.Word) {
-	p := parseArgs(args, &optSpec{long: kinds("settings=", "pythonpath="), posix: true})
-	switch p.operand(0) {
+	switch cmd := x.operand(0); cmd {
 	case "flush", "reset_db":
 		k.ask(x, "db.framework-reset", catDB,
-			"manage.py "+p.operand(0)+" deletes every row of the database",
+			"manage.py "+cmd+" deletes every row of the database",
 			"Use `manage.py migrate`, which keeps data, or ask the user")
 		k.protect("")
 	}
 }
 
-// python: "python manage.py …" and "python -m django …".
+// python: "python manage.py …" and "python -m django …" are Django's
+// administration command.
 func (k *checker) python(x cmdCtx) {
-	args := x.args[1:]
-	for i := 0; i < len(args); i++ {
-		v := args[i].Value
-		switch {
-		case v == "-m":
-			if i+1 < len(args) && args[i+1].Value == "django" {
-				k.djangoCommand(x, args[i+2:])
-			}
-			return
-		case v == "-c":
-			return
-		case v == "-W" || v == "-X":
-			i++
-		case strings.HasPrefix(v, "-"):
-		default:
-			if baseName(v) == "manage.py" {
-				k.djangoCommand(x, args[i+1:])
-			}
-			return
+	if mods := x.values("module"); len(mods) > 0 {
+		if mods[len(mods)-1].Value == "django" {
+			args := append([]shell.Word{{Raw: "django-admin", Value: "django-admin", Prefix: "django-admin"}}, x.operands()...)
+			k.dbFamily(k.tail(x, "manage.py", args))
 		}
+		return
+	}
+	for _, op := range x.inv.Operands {
+		if op.Role != programs.Exec {
+			continue
+		}
+		if w := x.inv.Args[op.Word]; baseName(w.Value) == "manage.py" {
+			k.dbFamily(k.tail(x, "manage.py", x.inv.Args[op.Word:]))
+		}
+		return
+	}
+}
+
+// php: "php artisan …" and "php bin/console …".
+func (k *checker) php(x cmdCtx) {
+	for _, op := range x.inv.Operands {
+		if op.Role != programs.Exec {
+			continue
+		}
+		switch w := x.inv.Args[op.Word]; baseName(w.Value) {
+		case "artisan", "console":
+			k.dbFamily(k.tail(x, baseName(w.Value), x.inv.Args[op.Word:]))
+		}
+		return
+	}
+}
+
+// frameworkReset: php artisan migrate:fresh, doctrine:database:drop,
+// sequelize db:drop, typeorm schema:drop, mix ecto.reset, alembic
+// downgrade base (not with --sql, which only prints the SQL).
+func (k *checker) frameworkReset(x cmdCtx) {
+	cmd := strings.ToLower(x.operand(0))
+	hit := false
+	switch x.name {
+	case "artisan":
+		hit = cmd == "migrate:fresh" || cmd == "migrate:reset" || cmd == "migrate:refresh" || cmd == "db:wipe"
+	case "console":
+		hit = cmd == "doctrine:database:drop" || cmd == "doctrine:schema:drop"
+	case "sequelize":
+		hit = cmd == "db:drop" || cmd == "db:migrate:undo:all"
+	case "typeorm":
+		hit = cmd == "schema:drop"
+	case "mix":
+		hit = cmd == "ecto.drop" || cmd == "ecto.reset"
+	case "alembic":
+		cmd = "downgrade " + cmd
+		hit = x.sub(0) == "downgrade" && x.operand(0) == "base" && !x.has("sql")
+	}
+	if !hit {
+		return
+	}
+	k.ask(x, "db.framework-reset", catDB,
+		cmd+" drops or wipes the database, deleting all its data",
+		"Run the forward migrations only (`migrate`), or ask the user")
+	k.protect("")
+}
+
+// knex migrate:rollback --all undoes every migration (dropping the
+// tables they made).
+func (k *checker) knex(x cmdCtx) {
+	if x.operand(0) == "migrate:rollback" && x.has("all") {
+		k.ask(x, "db.framework-reset", catDB, "knex migrate:rollback --all undoes every migration, dropping the tables and data they made",
+			"Roll back one batch (`knex migrate:rollback`), or ask the user")
+		k.protect("")
+	}
+}
+
+// etcdctl del with --prefix or --from-key deletes every key under it
+// (with "" every key: a Kubernetes cluster's whole state).
+func (k *checker) etcdctl(x cmdCtx) {
+	if x.sub(0) == "del" && x.has("prefix", "from-key") {
+		k.ask(x, "db.delete-all", catDB, "etcdctl del --prefix deletes every key under the prefix, and etcd keeps no undo",
+			"Delete the keys you mean one by one, or ask the user")
+		k.protect("")
 	}
 }
 
 // stdinText returns the static text fed to c's standard input by a heredoc,
 // a here-string, or echo / printf upstream in its pipeline (through cat,
-// tee, head and tail). Dynamic parts are left out; ok is false when nothing
+// tee, head and tail); a command a runner runs reads the runner's. Dynamic parts are left out; ok is false when nothing
 // is known.
 func stdinText(c *shell.Command) (string, bool) {
 	if c == nil {
 		return "", false
+	}
+	if c.Stdin.Kind == shell.StdinSubstitute && c.Parent != nil && c.Via != "xargs" && c.Via != "find -exec" {
+		// a runner's command (docker exec -i db psql, npx prisma)
+		// reads the runner's standard input
+		c = c.Parent
 	}
 	switch c.Stdin.Kind {
 	case shell.StdinHeredoc:
@@ -480,14 +423,7 @@ func stdinText(c *shell.Command) (string, bool) {
 	for steps := 0; from != nil && steps < 16; steps++ {
 		switch from.Name {
 		case "echo", "printf":
-			var ws []string
-			for i, w := range from.Args[1:] {
-				if i == 0 && from.Name == "echo" && echoFlags(w.Value) {
-					continue
-				}
-				ws = append(ws, w.Value)
-			}
-			parts = append(parts, strings.ReplaceAll(strings.Join(ws, " "), `\n`, "\n"))
+			parts = append(parts, strings.ReplaceAll(printed(from), `\n`, "\n"))
 		case "cat", "tee", "head", "tail":
 		default:
 			from = nil
@@ -507,11 +443,74 @@ func stdinText(c *shell.Command) (string, bool) {
 	return text, text != ""
 }
 
-// echoFlags reports whether v is an option word of echo (-n, -e, -E and
-// their bundles); anything else echo prints.
-func echoFlags(v string) bool {
-	if len(v) < 2 || v[0] != '-' {
-		return false
+// printed returns what echo or printf prints: echo's words but the option
+// words the catalog knows (-n, -e, -E), joined by spaces; printf's
+// operands through its format (printfText).
+func printed(c *shell.Command) string {
+	if c.Name == "printf" && c.Inv != nil {
+		ops := c.Inv.Operands
+		if len(ops) == 0 {
+			return ""
+		}
+		args := make([]string, 0, len(ops)-1)
+		for _, op := range ops[1:] {
+			args = append(args, c.Inv.Args[op.Word].Value)
+		}
+		return printfText(c.Inv.Args[ops[0].Word].Value, args)
 	}
-	return strings.Trim(v[1:], "neE") == ""
+	skip := map[int]bool{}
+	if c.Inv != nil {
+		for _, o := range c.Inv.Opts {
+			switch o.Name {
+			case "n", "e", "E":
+				if o.Known {
+					skip[o.Word] = true
+				}
+			}
+		}
+	}
+	var ws []string
+	for i := 1; i < len(c.Args); i++ {
+		if !skip[i] {
+			ws = append(ws, c.Args[i].Value)
+		}
+	}
+	return strings.Join(ws, " ")
+}
+
+// printfText renders a printf format with its arguments the way printf(1)
+// does for text: each conversion (%s, %b, %d, …) takes the next argument
+// as written, "%%" is "%", and the format is used again while arguments
+// remain. Escapes are left for the caller.
+func printfText(format string, args []string) string {
+	var b strings.Builder
+	for round := 0; round < 64; round++ {
+		used := false
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			if c != '%' || i+1 >= len(format) {
+				b.WriteByte(c)
+				continue
+			}
+			j := i + 1
+			for j < len(format) && strings.IndexByte("-+ #0123456789.*", format[j]) >= 0 {
+				j++
+			}
+			if j >= len(format) {
+				b.WriteString(format[i:])
+				break
+			}
+			if format[j] == '%' {
+				b.WriteByte('%')
+			} else if len(args) > 0 {
+				b.WriteString(args[0])
+				args, used = args[1:], true
+			}
+			i = j
+		}
+		if !used || len(args) == 0 {
+			break
+		}
+	}
+	return b.String()
 }

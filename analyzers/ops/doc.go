@@ -5,21 +5,35 @@
 // commands that take a machine, its remote access, its firewall or its audit
 // trail away.
 //
-// Every tool's own options are parsed (git's global options before the
-// subcommand, bundled short flags, long options with "=" and their unique
-// abbreviations, "--"), never substrings of the command line (DESIGN.md,
-// principle 1). SQL, Redis commands and MongoDB scripts are looked at where
-// the client gets them: an option value, a positional argument, a heredoc or
-// here-string, or static text piped in from echo / printf. A statement the
-// reader cannot resolve is never taken for safe (principle 2).
+// Every command's argv is read through the program catalog (package
+// programs, via [shell.Command].Inv): options with their values,
+// abbreviations and negations, subcommands, and operands with their
+// roles. The analyzer parses no argv of its own; it asks the invocation
+// for subcommands ("git stash drop") and canonical option names ("hard",
+// "force"), never for substrings of the command line (DESIGN.md,
+// principle 1). What another program runs — an ssh remote command,
+// docker or kubectl exec, npx and other runners, git rebase --exec, git
+// submodule foreach, a git -c alias.x='!…' or core.pager — is a command
+// of its own in the script, judged like any other; a git alias without
+// "!" is expanded here and read through git's entry again. SQL, Redis
+// commands and MongoDB scripts are the code a client's entry names (an
+// option value, operands, or static text on stdin from a heredoc, a
+// here-string or echo / printf upstream, also through a runner). A
+// statement the reader cannot resolve is never taken for safe
+// (principle 2). History files, /proc/sysrq-trigger and the SELinux
+// enforce file are judged from the command's effects, whatever program
+// writes them.
 //
 // Rules, all with stable ids (principle 4):
 //
-//   - git.*: reset --hard, clean -f, checkout/restore/switch that discard
-//     worktree changes, stash drop/clear, branch -D, rm -f, forced or
-//     deleting pushes (--force, +refspec, --mirror, --delete, :ref, --prune),
-//     reflog expire, gc/prune of unreachable objects now, filter-branch,
-//     filter-repo, update-ref -d, worktree remove --force, inline shell
+//   - git.*: reset --hard (and read-tree -u --reset), reset --merge
+//     (git.reset-merge: it discards staged changes), clean -f,
+//     checkout/restore/switch that discard worktree changes, stash
+//     drop/clear, branch -D, rm -f, forced or deleting pushes (--force,
+//     +refspec, --mirror, --delete, :ref, --prune), reflog expire/delete,
+//     gc/prune of unreachable objects now, filter-branch, filter-repo (not
+//     --analyze or --dry-run), update-ref -d (or a delete line on
+//     --stdin), worktree remove --force, inline shell
 //     aliases, gh repo/release/issue delete and gh api -X DELETE; git
 //     config that plants a command (a "!" alias, core.fsmonitor,
 //     core.hooksPath outside the repository, filter drivers, shell code
@@ -27,8 +41,11 @@
 //     --visibility public (git.gh-visibility); a git subcommand under a
 //     program word only known at run time ($g reset --hard). Ask.
 //   - db.*: DROP DATABASE/SCHEMA/TABLE/…, TRUNCATE, DELETE or UPDATE without
-//     a WHERE (or with a tautology), ALTER TABLE … DROP, via psql, mysql,
-//     mariadb, sqlite3, duckdb, clickhouse, cockroach sql, cqlsh; dropdb,
+//     a WHERE (or with a tautology), ALTER TABLE … DROP, via every client
+//     whose catalog entry is of lang sql (psql, mysql, mariadb, sqlite3,
+//     duckdb, clickhouse, cockroach sql, cqlsh, usql, mycli, trino,
+//     sqlcmd, snowsql, bq query, prisma db execute, typeorm query,
+//     manage.py dbshell); dropdb,
 //     dropuser, mysqladmin drop; redis FLUSHALL/FLUSHDB; mongo dropDatabase,
 //     drop(), deleteMany({}); prisma migrate reset, rails db:drop/reset,
 //     django flush; an OR of a tautology in WHERE; redis DEL fed by

@@ -1,159 +1,183 @@
 package ops
 
 import (
-	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
-// Git's global options, read until the subcommand (git.c handle_options).
-var gitGlobal = &optSpec{
-	short: shorts("C:c:pPvh"),
-	long: kinds("git-dir=", "work-tree=", "namespace=", "config-env=", "exec-path=?",
-		"super-prefix=", "list-cmds=", "attr-source=", "paginate", "no-pager", "bare",
-		"no-replace-objects", "literal-pathspecs", "glob-pathspecs", "noglob-pathspecs",
-		"icase-pathspecs", "no-optional-locks", "no-advice", "no-lazy-fetch", "version",
-		"help", "html-path", "man-path", "info-path"),
-	posix: true,
-}
-
-// git is one git invocation: its repository and the -c configuration.
-type git struct {
-	repo   string            // absolute directory it acts on
+// gitRepo is what one git invocation acts on: its repository and the
+// configuration set for this run.
+type gitRepo struct {
+	repo   string            // absolute directory it acts on ("" on another host)
 	config map[string]string // -c and GIT_CONFIG_KEY_n settings, keys lower-cased
 }
 
-// gitSub is the rule of one git subcommand; args are the words after it.
-type gitSub func(k *checker, x cmdCtx, g *git, args []shell.Word)
+// gitFamily runs the rules of git, git-filter-repo and gh; it reports
+// whether x was one of them.
+func (k *checker) gitFamily(x cmdCtx) bool {
+	switch x.name {
+	case "git":
+		k.git(x)
+	case "git-filter-repo":
+		k.filterRepo(x, &gitRepo{repo: k.cwd(x)})
+	case "gh":
+		k.gh(x)
+	default:
+		return false
+	}
+	return true
+}
 
-var gitSubs map[string]gitSub
+// dynamicProgram judges a command whose program word is only known at run
+// time ("$g reset --hard" with g=git): when its first argument is a git
+// subcommand that can destroy work, it is judged as git would run it.
+func (k *checker) dynamicProgram(x cmdCtx) {
+	if len(x.args) < 2 {
+		return
+	}
+	git := programs.Lookup("git")
+	y := x
+	y.inv, y.name = reparse(git, x.args), "git"
+	if sub := y.sub(0); sub == "" || sub == "config" || !gitJudged(sub) {
+		return
+	}
+	k.git(y)
+}
 
-func init() {
-	register((*checker).git, "git")
-	register((*checker).gitFilterRepo, "git-filter-repo")
-	register((*checker).gh, "gh")
-	gitSubs = map[string]gitSub{
-		"reset":          (*checker).gitReset,
-		"clean":          (*checker).gitClean,
-		"checkout":       (*checker).gitCheckout,
-		"restore":        (*checker).gitRestore,
-		"switch":         (*checker).gitSwitch,
-		"stash":          (*checker).gitStash,
-		"branch":         (*checker).gitBranch,
-		"push":           (*checker).gitPush,
-		"reflog":         (*checker).gitReflog,
-		"gc":             (*checker).gitGC,
-		"prune":          (*checker).gitPrune,
-		"filter-branch":  (*checker).gitFilterBranch,
-		"filter-repo":    (*checker).gitFilterBranch,
-		"update-ref":     (*checker).gitUpdateRef,
-		"worktree":       (*checker).gitWorktree,
-		"rm":             (*checker).gitRm,
-		"read-tree":      (*checker).gitReadTree,
-		"checkout-index": (*checker).gitCheckoutIndex,
+// gitJudged reports whether ops has a rule for the git subcommand sub.
+func gitJudged(sub string) bool {
+	switch sub {
+	case "reset", "clean", "checkout", "restore", "switch", "stash", "branch", "push", "reflog", "gc",
+		"prune", "filter-branch", "filter-repo", "update-ref", "worktree", "rm", "read-tree",
+		"checkout-index", "config":
+		return true
+	}
+	return false
+}
+
+// git judges one git invocation.
+func (k *checker) git(x cmdCtx) {
+	g := k.gitContext(x)
+	if len(x.inv.Operands) == 0 && len(x.inv.SubNames) == 0 {
+		return
+	}
+	if why := g.inlineExec(x); why != "" {
+		k.ask(x, "git.config-exec", catGit, why,
+			"Run the command directly so it can be checked, without handing it to git as a setting")
+	}
+	k.gitSub(x, g, 0)
+}
+
+// gitSub judges the subcommand of a git invocation in repository g;
+// depth counts alias expansions.
+func (k *checker) gitSub(x cmdCtx, g *gitRepo, depth int) {
+	sub := x.sub(0)
+	if sub == "" {
+		k.gitAlias(x, g, depth)
+		return
+	}
+	switch sub {
+	case "reset":
+		k.gitReset(x, g)
+	case "clean":
+		k.gitClean(x, g)
+	case "checkout":
+		k.gitCheckout(x, g)
+	case "restore":
+		k.gitRestore(x, g)
+	case "switch":
+		k.gitSwitch(x, g)
+	case "stash":
+		k.gitStash(x, g)
+	case "branch":
+		k.gitBranch(x, g)
+	case "push":
+		k.gitPush(x, g)
+	case "reflog":
+		k.gitReflog(x, g)
+	case "gc":
+		k.gitGC(x, g)
+	case "prune":
+		k.gitPrune(x, g)
+	case "filter-branch":
+		k.historyRewrite(x, g)
+	case "filter-repo":
+		k.filterRepo(x, g)
+	case "update-ref":
+		k.gitUpdateRef(x, g)
+	case "worktree":
+		k.gitWorktree(x, g)
+	case "rm":
+		k.gitRm(x, g)
+	case "read-tree":
+		k.gitReadTree(x, g)
+	case "checkout-index":
+		k.gitCheckoutIndex(x, g)
+	case "config":
+		k.gitConfig(x, g)
+	}
+	switch sub {
+	case "reset", "clean", "stash", "branch":
+		// one unknown word can turn these destructive (--hard, -f, drop, -D)
+		if !k.found && unknownWord(x.operands()) {
+			k.warn(x, "git.dynamic-argument", catGit,
+				"an argument of git "+sub+" is only known at run time and may be a destructive option",
+				"Write the options out literally")
+		}
 	}
 }
 
-func (k *checker) git(x cmdCtx) {
-	p := parseArgs(x.args[1:], gitGlobal)
-	g := &git{repo: k.cwd(x), config: map[string]string{}}
-	for _, o := range p.opts {
-		switch o.name {
-		case "-C":
-			if o.value != "" {
-				g.repo = paths.Abs(paths.Expand(o.value, k.in.Call.Home), g.repo)
+// topOpts returns the options written before the first subcommand (git's
+// own: -C, -c, --git-dir), or every option when none was named.
+func topOpts(v *shell.Invocation) []programs.Opt {
+	if len(v.Subs) == 0 {
+		return v.Opts
+	}
+	var out []programs.Opt
+	for _, o := range v.Opts {
+		if o.Word < v.Subs[0] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// gitContext reads the repository (-C, --git-dir) and the configuration
+// of this run (-c, clone -c, GIT_CONFIG_KEY_n) of a git invocation.
+func (k *checker) gitContext(x cmdCtx) *gitRepo {
+	g := &gitRepo{repo: k.cwd(x), config: map[string]string{}}
+	home := k.in.Call.Home
+	for _, o := range topOpts(x.inv) {
+		val := x.inv.Value(o)
+		switch o.Name {
+		case "C":
+			if val.Value != "" && g.repo != "" {
+				g.repo = paths.Abs(paths.Expand(val.Value, home), g.repo)
 			}
-		case "--git-dir":
-			g.repo = paths.Abs(paths.Expand(o.value, k.in.Call.Home), g.repo)
-		case "-c":
-			key, val, _ := strings.Cut(o.value, "=")
+		case "git-dir":
+			if g.repo != "" {
+				g.repo = paths.Abs(paths.Expand(val.Value, home), g.repo)
+			}
+		}
+	}
+	for _, o := range x.inv.Opts {
+		if o.Role == programs.Config && o.HasValue {
+			key, val, _ := strings.Cut(x.inv.Value(o).Value, "=")
 			g.config[strings.ToLower(key)] = val
 		}
 	}
 	if x.cmd != nil {
 		g.envConfig(x.cmd.Assigns)
 	}
-	if len(p.operands) == 0 {
-		return
-	}
-	if why := g.inlineExec(x.cmd); why != "" {
-		k.ask(x, "git.config-exec", catGit, why,
-			"Run the command directly so it can be checked, without handing it to git as a setting")
-	}
-	k.gitRun(x, g, p.operands, 0)
-}
-
-// gitExecEnv are environment variables whose value git runs as a command.
-var gitExecEnv = map[string]bool{
-	"GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SSH_COMMAND": true, "GIT_SSH": true,
-	"GIT_EXTERNAL_DIFF": true, "GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "PAGER": true,
-	"EDITOR": true, "VISUAL": true,
-}
-
-// inlineExec says why a git command hands a command to git through its
-// own settings for this run (git -c core.pager=…, GIT_SSH_COMMAND=… git):
-// git runs it, unseen by the other checks. A plain program name
-// (core.pager=less, EDITOR=vim) passes; shell syntax or a "!" alias asks.
-func (g *git) inlineExec(c *shell.Command) string {
-	for key, val := range g.config {
-		switch {
-		case strings.HasPrefix(key, "alias.") && strings.HasPrefix(strings.TrimSpace(val), "!"):
-			return "-c " + key + " defines an alias that runs a shell command"
-		case gitExecKeys[key] && !plainTool(val):
-			return "-c " + key + " hands git a shell command to run"
-		case key == "core.fsmonitor" && !gitBool(val):
-			return "-c core.fsmonitor hands git a command it runs on status"
-		case strings.HasPrefix(key, "filter.") || strings.HasPrefix(key, "diff.") && strings.HasSuffix(key, ".textconv"):
-			return "-c " + key + " hands git a command it runs on the files"
-		}
-	}
-	if c == nil {
-		return ""
-	}
-	for _, a := range c.Assigns {
-		n, v, _ := strings.Cut(a, "=")
-		if gitExecEnv[n] && !plainTool(v) {
-			return n + " hands git a shell command to run"
-		}
-	}
-	return ""
-}
-
-// plainTools are programs git is commonly told to use as pager, editor,
-// ssh or diff tool.
-var plainTools = map[string]bool{
-	"less": true, "more": true, "most": true, "cat": true, "bat": true, "delta": true, "diff-so-fancy": true,
-	"vim": true, "nvim": true, "vi": true, "nano": true, "emacs": true, "emacsclient": true, "code": true,
-	"subl": true, "mate": true, "micro": true, "hx": true, "kak": true, "true": true, "ssh": true,
-	"git-credential-manager": true, "gpg": true, "gpg2": true,
-}
-
-// plainTool reports whether a command-valued setting is one plain command
-// of a known pager, editor or ssh, as the shell reads it ("less -R",
-// "ssh -i ~/.ssh/key", "code --wait").
-func plainTool(v string) bool {
-	if strings.TrimSpace(v) == "" {
-		return true
-	}
-	s, err := shell.Read(v, shell.Options{})
-	if err != nil || len(s.Commands) != 1 {
-		return false
-	}
-	c := s.Commands[0]
-	for _, w := range c.Args {
-		// ssh -o ProxyCommand=… / LocalCommand=… runs a shell command too.
-		if l := strings.ToLower(w.Value); strings.Contains(l, "proxycommand") || strings.Contains(l, "localcommand") {
-			return false
-		}
-	}
-	return plainTools[c.Name] && c.Via == "" && len(c.Wrappers) == 0 && len(c.Redirects) == 0
+	return g
 }
 
 // envConfig reads GIT_CONFIG_COUNT-style settings from the command's
 // assignments (git-config(1), ENVIRONMENT).
-func (g *git) envConfig(assigns []string) {
+func (g *gitRepo) envConfig(assigns []string) {
 	env := map[string]string{}
 	for _, a := range assigns {
 		if n, v, ok := strings.Cut(a, "="); ok {
@@ -167,44 +191,123 @@ func (g *git) envConfig(assigns []string) {
 	}
 }
 
-// gitRun checks the subcommand words[0] with its arguments, expanding
-// aliases defined on the command line.
-func (k *checker) gitRun(x cmdCtx, g *git, ws []shell.Word, aliasDepth int) {
-	sub := ws[0].Value
-	if ws[0].Dynamic {
+// gitExecEnv reports environment variables whose value git runs as a
+// command.
+func gitExecEnv(name string) bool {
+	switch name {
+	case "GIT_PAGER", "GIT_EDITOR", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR",
+		"GIT_ASKPASS", "PAGER", "EDITOR", "VISUAL":
+		return true
+	}
+	return false
+}
+
+// gitExecKey reports configuration keys whose value git runs as a command
+// (git-config(1)). Keys whose value is usually a plain program name
+// (core.pager = delta) are only asked about when the value holds shell
+// syntax.
+func gitExecKey(key string) bool {
+	switch key {
+	case "core.sshcommand", "core.pager", "core.editor", "sequence.editor", "diff.external", "credential.helper",
+		"gpg.program", "core.askpass", "pager.log", "pager.diff", "pager.show", "pager.branch", "merge.tool",
+		"diff.tool", "core.gitproxy", "uploadpack.packobjectshook":
+		return true
+	}
+	return false
+}
+
+// inlineExec says why a git command hands a command to git through its
+// own settings for this run (git -c core.pager=…, GIT_SSH_COMMAND=… git):
+// git runs it, and only the reader's re-reading of the value shows what
+// it is. A plain program name (core.pager=less, EDITOR=vim) passes; shell
+// syntax or a "!" alias asks.
+func (g *gitRepo) inlineExec(x cmdCtx) string {
+	for key, val := range g.config {
+		switch {
+		case strings.HasPrefix(key, "alias.") && strings.HasPrefix(strings.TrimSpace(val), "!"):
+			return "-c " + key + " defines an alias that runs a shell command"
+		case gitExecKey(key) && !plainTool(val):
+			return "-c " + key + " hands git a shell command to run"
+		case key == "core.fsmonitor" && !gitBool(val):
+			return "-c core.fsmonitor hands git a command it runs on status"
+		case strings.HasPrefix(key, "filter.") || strings.HasPrefix(key, "diff.") && strings.HasSuffix(key, ".textconv"):
+			return "-c " + key + " hands git a command it runs on the files"
+		}
+	}
+	if x.cmd == nil {
+		return ""
+	}
+	for _, a := range x.cmd.Assigns {
+		n, v, _ := strings.Cut(a, "=")
+		if gitExecEnv(n) && !plainTool(v) {
+			return n + " hands git a shell command to run"
+		}
+	}
+	return ""
+}
+
+// plainToolName reports programs git is commonly told to use as pager,
+// editor, ssh or diff tool.
+func plainToolName(name string) bool {
+	switch name {
+	case "less", "more", "most", "cat", "bat", "delta", "diff-so-fancy", "vim", "nvim", "vi", "nano", "emacs",
+		"emacsclient", "code", "subl", "mate", "micro", "hx", "kak", "true", "ssh", "git-credential-manager",
+		"gpg", "gpg2":
+		return true
+	}
+	return false
+}
+
+// plainTool reports whether a command-valued setting is one plain command
+// of a known pager, editor or ssh, as the shell reads it ("less -R",
+// "ssh -i ~/.ssh/key", "code --wait"). A value the reader finds more
+// commands in (ssh -o ProxyCommand=…, a pipe, a list) is not plain.
+func plainTool(v string) bool {
+	if strings.TrimSpace(v) == "" {
+		return true
+	}
+	s, err := shell.Read(v, shell.Options{})
+	if err != nil || len(s.Commands) != 1 {
+		return false
+	}
+	c := s.Commands[0]
+	return plainToolName(c.Name) && c.Via == "" && len(c.Wrappers) == 0 && len(c.Redirects) == 0
+}
+
+// gitAlias expands a git alias defined on the command line (-c
+// alias.NAME=…, GIT_CONFIG_KEY_n) and judges what it runs; an operand
+// only known at run time may be any subcommand.
+func (k *checker) gitAlias(x cmdCtx, g *gitRepo, depth int) {
+	if len(x.inv.Operands) == 0 {
+		return
+	}
+	op := x.inv.Operands[0]
+	w := x.inv.Args[op.Word]
+	if w.Dynamic {
 		k.warn(x, "git.dynamic-subcommand", catGit,
 			"the git subcommand is only known at run time, so it may be a destructive one (reset --hard, clean -f, push --force)",
 			"Write the subcommand out literally")
 		return
 	}
-	if f, ok := gitSubs[sub]; ok {
-		f(k, x, g, ws[1:])
-		if gitDynamicFlags[sub] && !k.found && unknownWord(ws[1:]) {
-			k.warn(x, "git.dynamic-argument", catGit,
-				"an argument of git "+sub+" is only known at run time and may be a destructive option",
-				"Write the options out literally")
-		}
+	body, ok := g.config["alias."+strings.ToLower(w.Value)]
+	if !ok || depth >= maxAliasDepth {
 		return
 	}
-	body, ok := g.config["alias."+strings.ToLower(sub)]
-	if !ok || aliasDepth >= maxInnerDepth {
-		return
-	}
-	if strings.HasPrefix(body, "!") {
+	if strings.HasPrefix(strings.TrimSpace(body), "!") {
 		k.ask(x, "git.shell-alias", catGit,
 			"it defines a git alias on the command line that runs a shell command, which cannot be checked before it runs",
 			"Run the shell command directly so it can be checked")
 		return
 	}
-	exp := append(words(strings.Fields(body)), ws[1:]...)
-	if len(exp) > 0 {
-		k.gitRun(x, g, exp, aliasDepth+1)
+	fields := strings.Fields(body)
+	if len(fields) == 0 {
+		return
 	}
+	argv := append(append([]shell.Word{x.inv.Args[0]}, words(fields)...), x.inv.Args[op.Word+1:]...)
+	y := x
+	y.inv = reparse(x.inv.Program().Root(), argv)
+	k.gitSub(y, g, depth+1)
 }
-
-// gitDynamicFlags are the subcommands where one unknown word can turn the
-// call destructive (--hard, -f, drop, -D).
-var gitDynamicFlags = map[string]bool{"reset": true, "clean": true, "stash": true, "branch": true}
 
 // unknownWord reports a word that is wholly dynamic (no static text at
 // all), so it may be any option.
@@ -217,52 +320,45 @@ func unknownWord(ws []shell.Word) bool {
 	return false
 }
 
-var gitResetSpec = &optSpec{
-	short: shorts("qpNU:"),
-	long: kinds("quiet", "mixed", "soft", "hard", "merge", "keep", "recurse-submodules=?",
-		"patch", "unified=", "inter-hunk-context=", "intent-to-add", "pathspec-from-file=",
-		"pathspec-file-nul", "refresh", "no-refresh"),
-	abbrev: true, negate: true,
-}
-
-// gitReset: reset --hard discards the index and working tree. --merge and
-// --keep abort rather than lose local changes (git-reset(1)), so they pass.
-func (k *checker) gitReset(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, gitResetSpec)
+// gitReset: reset --hard discards the index and working tree; --merge
+// discards staged changes that the working tree does not change further
+// (git-reset(1), DISCUSSION: "working B, index B, HEAD C" ends as C C C).
+// --keep aborts rather than lose local changes, so it passes.
+func (k *checker) gitReset(x cmdCtx, g *gitRepo) {
 	mode := ""
-	for _, o := range p.opts {
-		switch o.name {
-		case "--mixed", "--soft", "--hard", "--merge", "--keep":
-			mode = o.name
-		case "--no-mixed", "--no-soft", "--no-hard", "--no-merge", "--no-keep":
-			mode = ""
+	for _, o := range x.inv.Opts {
+		switch o.Name {
+		case "mixed", "soft", "hard", "merge", "keep":
+			mode = o.Name
+			if o.Negated {
+				mode = ""
+			}
 		}
 	}
-	if mode != "--hard" {
+	switch mode {
+	case "hard":
+		k.ask(x, "git.reset-hard", catGit,
+			"git reset --hard throws away every uncommitted change in the index and working tree, and nothing can bring them back",
+			"Run `git stash` first (or commit), or use `git reset --keep` / `--soft`; ask the user before discarding their work")
+	case "merge":
+		k.ask(x, "git.reset-merge", catGit,
+			"git reset --merge throws away staged changes that the working tree does not change further, and nothing can bring them back",
+			"Run `git stash` first (or commit), or use `git reset --keep`, which refuses to lose local changes; to abort a merge ask the user first")
+	default:
 		return
 	}
-	k.ask(x, "git.reset-hard", catGit,
-		"git reset --hard throws away every uncommitted change in the index and working tree, and nothing can bring them back",
-		"Run `git stash` first (or commit), or use `git reset --keep` / `--soft`; ask the user before discarding their work")
 	k.protect(g.repo)
-}
-
-var gitCleanSpec = &optSpec{
-	short:  shorts("dfinqe:xX"),
-	long:   kinds("quiet", "dry-run", "force", "interactive", "exclude="),
-	abbrev: true, negate: true,
 }
 
 // gitClean: clean deletes untracked files, which git never saw and cannot
 // restore. It refuses without -f unless clean.requireForce is false.
-func (k *checker) gitClean(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, gitCleanSpec)
-	if p.has("-n", "--dry-run") {
+func (k *checker) gitClean(x cmdCtx, g *gitRepo) {
+	if x.has("dry-run") {
 		return
 	}
 	v, set := g.config["clean.requireforce"]
 	noForceNeeded := set && gitFalse(v)
-	if p.count("-f", "--force") == 0 && !p.has("-i", "--interactive") && !noForceNeeded {
+	if x.inv.Count("force") == 0 && !x.has("interactive") && !noForceNeeded {
 		return
 	}
 	k.ask(x, "git.clean", catGit,
@@ -271,37 +367,29 @@ func (k *checker) gitClean(x cmdCtx, g *git, args []shell.Word) {
 	k.protect(g.repo)
 }
 
-var gitCheckoutSpec = &optSpec{
-	short: shorts("qb:B:ldtf23mp"),
-	long: kinds("quiet", "progress", "orphan=", "conflict=", "pathspec-from-file=",
-		"pathspec-file-nul", "track=?", "recurse-submodules=?", "overlay", "guess",
-		"ignore-skip-worktree-bits", "ignore-other-worktrees", "overwrite-ignore", "detach",
-		"merge", "patch", "force", "ours", "theirs"),
-	abbrev: true, negate: true,
-}
-
 // gitCheckout: checkout overwrites working-tree files when it is given
 // paths (after "--", after a tree-ish, or a path-like single operand) or
 // -f. Switching branches without -f keeps local changes and passes.
-func (k *checker) gitCheckout(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, gitCheckoutSpec)
+func (k *checker) gitCheckout(x cmdCtx, g *gitRepo) {
 	switch {
-	case p.has("-f", "--force"):
+	case x.has("force"):
 		k.ask(x, "git.checkout-discard", catGit,
 			"git checkout --force throws away local changes to every tracked file it touches",
 			"Commit or `git stash` the changes first, then switch without --force")
 		k.protect(g.repo)
 		return
-	case p.has("-p", "--patch"), p.has("-b", "-B", "--orphan"):
+	case x.has("patch"), x.has("b", "B", "orphan"):
 		return
 	}
-	discard := len(p.afterDashdash()) > 0 || p.has("--pathspec-from-file")
-	if p.dashdash < 0 {
+	ops := x.operands()
+	dd := x.inv.DashDash
+	discard := dd >= 0 && len(ops) > dd || x.has("pathspec-from-file")
+	if dd < 0 {
 		switch {
-		case len(p.operands) >= 2:
+		case len(ops) >= 2:
 			discard = true
-		case len(p.operands) == 1:
-			discard = pathLike(p.operands[0])
+		case len(ops) == 1:
+			discard = pathLike(ops[0])
 		}
 	}
 	if !discard {
@@ -322,24 +410,14 @@ func pathLike(w shell.Word) bool {
 		strings.HasPrefix(v, ":") || strings.ContainsAny(v, "*?[")
 }
 
-var gitRestoreSpec = &optSpec{
-	short: shorts("s:pWSqm23U:"),
-	long: kinds("source=", "patch", "worktree", "staged", "quiet", "progress", "ours",
-		"theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits",
-		"recurse-submodules=?", "overlay", "pathspec-from-file=", "pathspec-file-nul",
-		"unified=", "inter-hunk-context="),
-	abbrev: true, negate: true,
-}
-
 // gitRestore: restore writes the working tree unless only --staged is
 // given (git-restore(1): "-W" is the default).
-func (k *checker) gitRestore(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, gitRestoreSpec)
-	worktree := p.has("-W", "--worktree") || !p.has("-S", "--staged")
-	if !worktree || p.has("-p", "--patch") {
+func (k *checker) gitRestore(x cmdCtx, g *gitRepo) {
+	worktree := x.has("worktree") || !x.has("staged")
+	if !worktree || x.has("patch") {
 		return
 	}
-	if len(p.operands) == 0 && !p.has("--pathspec-from-file") {
+	if len(x.inv.Operands) == 0 && !x.has("pathspec-from-file") {
 		return
 	}
 	k.ask(x, "git.restore-worktree", catGit,
@@ -348,18 +426,9 @@ func (k *checker) gitRestore(x cmdCtx, g *git, args []shell.Word) {
 	k.protect(g.repo)
 }
 
-var gitSwitchSpec = &optSpec{
-	short: shorts("c:C:dfmqt"),
-	long: kinds("create=", "force-create=", "detach", "guess", "force", "discard-changes",
-		"merge", "conflict=", "quiet", "progress", "track=?", "orphan=",
-		"ignore-other-worktrees", "recurse-submodules=?"),
-	abbrev: true, negate: true,
-}
-
 // gitSwitch: switch --discard-changes (-f) throws local changes away.
-func (k *checker) gitSwitch(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, gitSwitchSpec)
-	if !p.has("-f", "--force", "--discard-changes") {
+func (k *checker) gitSwitch(x cmdCtx, g *gitRepo) {
+	if !x.has("discard-changes") {
 		return
 	}
 	k.ask(x, "git.checkout-discard", catGit,
@@ -369,9 +438,8 @@ func (k *checker) gitSwitch(x cmdCtx, g *git, args []shell.Word) {
 }
 
 // gitStash: drop and clear delete stashed work for good.
-func (k *checker) gitStash(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, &optSpec{posix: true})
-	switch p.operand(0) {
+func (k *checker) gitStash(x cmdCtx, g *gitRepo) {
+	switch x.sub(1) {
 	case "drop", "clear":
 		k.ask(x, "git.stash-drop", catGit,
 			"it deletes stashed work, which is then only reachable by hunting dangling commits",
@@ -380,21 +448,10 @@ func (k *checker) gitStash(x cmdCtx, g *git, args []shell.Word) {
 	}
 }
 
-var gitBranchSpec = &optSpec{
-	short: shorts("dDfmMcClarvqtu:"),
-	long: kinds("delete", "force", "move", "copy", "list", "all", "remotes", "verbose", "quiet",
-		"set-upstream-to=", "unset-upstream", "track=?", "contains=?", "no-contains=?",
-		"merged=?", "no-merged=?", "points-at=", "sort=", "format=", "color=?", "column=?",
-		"abbrev=?", "show-current", "edit-description", "create-reflog", "ignore-case",
-		"omit-empty", "recurse-submodules"),
-	abbrev: true, negate: true,
-}
-
 // gitBranch: -D (or -d with --force) deletes a branch even when it is not
 // merged anywhere, and its commits go with it.
-func (k *checker) gitBranch(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, gitBranchSpec)
-	if !p.has("-D") && !(p.has("-d", "--delete") && p.has("-f", "--force")) {
+func (k *checker) gitBranch(x cmdCtx, g *gitRepo) {
+	if !x.has("D") && !(x.has("delete") && x.has("force")) {
 		return
 	}
 	k.ask(x, "git.branch-force-delete", catGit,
@@ -403,38 +460,28 @@ func (k *checker) gitBranch(x cmdCtx, g *git, args []shell.Word) {
 	k.protect(g.repo)
 }
 
-var gitPushSpec = &optSpec{
-	short: shorts("fnquv46o:"),
-	long: kinds("force", "force-with-lease=?", "force-if-includes", "mirror", "delete", "prune",
-		"all", "branches", "tags", "follow-tags", "dry-run", "porcelain", "atomic",
-		"set-upstream", "signed=?", "push-option=", "receive-pack=", "exec=", "repo=", "thin",
-		"verify", "progress", "recurse-submodules=", "ipv4", "ipv6", "quiet", "verbose"),
-	abbrev: true, negate: true,
-}
-
 // gitPush: --force (which overrides --force-with-lease), a "+" refspec and
 // --mirror overwrite remote history; --delete, ":ref" and --prune delete
-// remote branches (git-push(1)).
-func (k *checker) gitPush(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, gitPushSpec)
-	if p.has("-n", "--dry-run") {
+// remote branches (git-push(1)). remote.*.push and remote.*.mirror set
+// for this run count too.
+func (k *checker) gitPush(x cmdCtx, g *gitRepo) {
+	if x.has("dry-run") {
 		return
 	}
-	force := p.has("-f", "--force")
-	var refspecs []shell.Word
-	if len(p.operands) > 1 {
-		refspecs = p.operands[1:]
-	}
-	del := p.has("-d", "--delete") || p.has("--prune")
-	for _, r := range refspecs {
-		if strings.HasPrefix(r.Value, "+") {
-			force = true
+	force := x.has("force")
+	del := x.has("delete") || x.has("prune")
+	ops := x.operands()
+	if len(ops) > 1 {
+		for _, r := range ops[1:] {
+			if strings.HasPrefix(r.Value, "+") {
+				force = true
+			}
+			if strings.HasPrefix(r.Value, ":") && len(r.Value) > 1 {
+				del = true
+			}
 		}
-		if strings.HasPrefix(r.Value, ":") && len(r.Value) > 1 {
-			del = true
-		}
 	}
-	mirror := p.has("--mirror")
+	mirror := x.has("mirror")
 	for key, val := range g.config {
 		if strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, ".push") && strings.HasPrefix(val, "+") {
 			force = true
@@ -458,16 +505,19 @@ func (k *checker) gitPush(x cmdCtx, g *git, args []shell.Word) {
 	k.protect(g.repo)
 }
 
-// gitReflog: expiring the reflog now (or deleting entries) removes the
-// only way back to commits dropped by reset, rebase or branch -D.
-func (k *checker) gitReflog(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, &optSpec{long: kinds("expire=", "expire-unreachable="), negate: true})
-	switch p.operand(0) {
-	case "delete":
+// gitReflog: expiring the reflog now, or deleting or dropping entries,
+// removes the only way back to commits dropped by reset, rebase or
+// branch -D. --dry-run only reports.
+func (k *checker) gitReflog(x cmdCtx, g *gitRepo) {
+	if x.has("dry-run") {
+		return
+	}
+	switch x.sub(1) {
+	case "delete", "drop":
 	case "expire":
 		explicit := false
-		for _, o := range p.values("--expire", "--expire-unreachable") {
-			if v := strings.ToLower(o.value); v != "never" && v != "false" {
+		for _, w := range x.values("expire", "expire-unreachable") {
+			if v := strings.ToLower(w.Value); v != "never" && v != "false" {
 				explicit = true
 			}
 		}
@@ -483,12 +533,11 @@ func (k *checker) gitReflog(x cmdCtx, g *git, args []shell.Word) {
 	k.protect(g.repo)
 }
 
-// gitGC: gc --prune=now deletes unreachable objects immediately, without
-// the two-week grace period.
-func (k *checker) gitGC(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, &optSpec{long: kinds("prune=?", "aggressive", "auto", "quiet", "force", "keep-largest-pack", "cruft", "max-cruft-size="), abbrev: true, negate: true})
-	o, ok := p.last("--prune")
-	if !ok || !o.hasValue || strings.EqualFold(o.value, "never") {
+// gitGC: gc --prune=DATE deletes unreachable objects without the
+// two-week grace period (--prune alone keeps it; never keeps all).
+func (k *checker) gitGC(x cmdCtx, g *gitRepo) {
+	o, ok := x.inv.Last("prune")
+	if !ok || !o.HasValue || strings.EqualFold(x.inv.Value(o).Value, "never") {
 		return
 	}
 	k.ask(x, "git.prune-now", catGit,
@@ -499,9 +548,8 @@ func (k *checker) gitGC(x cmdCtx, g *git, args []shell.Word) {
 
 // gitPrune: git prune removes every unreachable loose object unless
 // --expire keeps some; -n only reports.
-func (k *checker) gitPrune(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, &optSpec{short: shorts("nv"), long: kinds("dry-run", "verbose", "progress", "expire="), abbrev: true})
-	if p.has("-n", "--dry-run") {
+func (k *checker) gitPrune(x cmdCtx, g *gitRepo) {
+	if x.has("dry-run") {
 		return
 	}
 	k.ask(x, "git.prune-now", catGit,
@@ -510,37 +558,49 @@ func (k *checker) gitPrune(x cmdCtx, g *git, args []shell.Word) {
 	k.protect(g.repo)
 }
 
-// gitFilterBranch covers filter-branch and filter-repo: both rewrite every
-// commit of the history.
-func (k *checker) gitFilterBranch(x cmdCtx, g *git, _ []shell.Word) {
+// historyRewrite: filter-branch rewrites every commit of the history.
+func (k *checker) historyRewrite(x cmdCtx, g *gitRepo) {
 	k.ask(x, "git.history-rewrite", catGit,
 		"it rewrites the whole history of the repository, which breaks every clone and can drop data",
 		"Ask the user first; make a backup clone (`git clone --mirror`) before any history rewrite")
 	k.protect(g.repo)
 }
 
-// gitFilterRepo is the standalone git-filter-repo script.
-func (k *checker) gitFilterRepo(x cmdCtx) {
-	k.gitFilterBranch(x, &git{repo: k.cwd(x)}, nil)
+// filterRepo: git filter-repo (the sub or the standalone script) rewrites
+// the history, except with --analyze, --dry-run, --help or --version.
+func (k *checker) filterRepo(x cmdCtx, g *gitRepo) {
+	if x.has("analyze", "dry-run", "help", "version") {
+		return
+	}
+	k.historyRewrite(x, g)
 }
 
-// gitUpdateRef: update-ref -d deletes a ref outright.
-func (k *checker) gitUpdateRef(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, &optSpec{short: shorts("dm:z"), long: kinds("no-deref", "create-reflog", "stdin")})
-	if !p.has("-d") {
+// gitUpdateRef: update-ref -d deletes a ref outright; with --stdin, a
+// "delete" line does the same.
+func (k *checker) gitUpdateRef(x cmdCtx, g *gitRepo) {
+	del := x.has("delete")
+	if !del && x.has("stdin") {
+		if text, ok := stdinText(x.cmd); ok {
+			for _, line := range strings.Split(text, "\n") {
+				if f := strings.Fields(line); len(f) > 0 && f[0] == "delete" {
+					del = true
+				}
+			}
+		}
+	}
+	if !del {
 		return
 	}
 	k.ask(x, "git.update-ref-delete", catGit,
-		"git update-ref -d deletes a ref without any check that its commits are kept elsewhere",
+		"git update-ref deletes a ref without any check that its commits are kept elsewhere",
 		"Use `git branch -d` or `git tag -d`, or ask the user")
 	k.protect(g.repo)
 }
 
 // gitWorktree: worktree remove --force deletes a worktree with its
 // uncommitted changes.
-func (k *checker) gitWorktree(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, &optSpec{short: shorts("f"), long: kinds("force")})
-	if p.operand(0) != "remove" || p.count("-f", "--force") == 0 {
+func (k *checker) gitWorktree(x cmdCtx, g *gitRepo) {
+	if x.sub(1) != "remove" || x.inv.Count("force") == 0 {
 		return
 	}
 	k.ask(x, "git.worktree-force-remove", catGit,
@@ -560,9 +620,8 @@ func gitFalse(v string) bool {
 
 // gitReadTree: read-tree -u --reset overwrites the index and working tree
 // like reset --hard.
-func (k *checker) gitReadTree(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, &optSpec{short: shorts("muvin"), long: kinds("reset", "prefix=", "index-output=", "exclude-per-directory=", "trivial", "aggressive", "dry-run", "empty", "quiet", "no-sparse-checkout", "recurse-submodules=?"), abbrev: true})
-	if !p.has("-u") || !p.has("--reset") || p.has("-n", "--dry-run") {
+func (k *checker) gitReadTree(x cmdCtx, g *gitRepo) {
+	if !x.has("u") || !x.has("reset") || x.has("dry-run") {
 		return
 	}
 	k.ask(x, "git.reset-hard", catGit,
@@ -573,9 +632,8 @@ func (k *checker) gitReadTree(x cmdCtx, g *git, args []shell.Word) {
 
 // gitCheckoutIndex: checkout-index -f overwrites working-tree files from
 // the index (unless --prefix or --temp writes them elsewhere).
-func (k *checker) gitCheckoutIndex(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, &optSpec{short: shorts("uqafn"), long: kinds("index", "quiet", "all", "force", "no-create", "prefix=", "stage=", "temp", "ignore-skip-worktree-bits", "stdin", "z"), abbrev: true})
-	if !p.has("-f", "--force") || p.has("--prefix", "--temp") {
+func (k *checker) gitCheckoutIndex(x cmdCtx, g *gitRepo) {
+	if !x.has("force") || x.has("prefix", "temp") {
 		return
 	}
 	k.ask(x, "git.checkout-discard", catGit,
@@ -586,9 +644,8 @@ func (k *checker) gitCheckoutIndex(x cmdCtx, g *git, args []shell.Word) {
 
 // gitRm: rm -f removes files even when they have changes git has not
 // recorded; --cached only untracks.
-func (k *checker) gitRm(x cmdCtx, g *git, args []shell.Word) {
-	p := parseArgs(args, &optSpec{short: shorts("fnqr"), long: kinds("force", "dry-run", "quiet", "cached", "ignore-unmatch", "sparse", "pathspec-from-file=", "pathspec-file-nul"), abbrev: true, negate: true})
-	if !p.has("-f", "--force") || p.has("--cached") || p.has("-n", "--dry-run") {
+func (k *checker) gitRm(x cmdCtx, g *gitRepo) {
+	if !x.has("force") || x.has("cached") || x.has("dry-run") {
 		return
 	}
 	k.ask(x, "git.rm-force", catGit,
@@ -597,20 +654,75 @@ func (k *checker) gitRm(x cmdCtx, g *git, args []shell.Word) {
 	k.protect(g.repo)
 }
 
-// gh: deleting a repository, a release or an issue, or any DELETE through
-// gh api, cannot be undone from the command line.
-func (k *checker) gh(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{
-		short: shorts("R:X:H:f:F:q:t:p:"),
-		long:  kinds("repo=", "method=", "header=", "field=", "raw-field=", "jq=", "template=", "hostname=", "input=", "preview=", "cache=", "visibility="),
-	})
-	if k.ghVisibility(x, &p) {
+// gitConfig: git config that makes git run a command later — a "!" alias,
+// core.fsmonitor (runs on every status), core.hooksPath outside the
+// repository, filter drivers, and command-valued keys holding shell
+// syntax. Reading (--get, --list, get, list) passes.
+func (k *checker) gitConfig(x cmdCtx, g *gitRepo) {
+	if x.has("get", "get-all", "get-regexp", "get-urlmatch", "list", "unset", "unset-all", "edit",
+		"rename-section", "remove-section") {
 		return
 	}
-	noun, verb := p.operand(0), p.operand(1)
-	if noun == "api" {
-		for _, o := range p.values("-X", "--method") {
-			if strings.EqualFold(o.value, "DELETE") || o.dynamic {
+	switch x.sub(1) {
+	case "", "set":
+	default:
+		return
+	}
+	ops := x.operands()
+	if len(ops) < 2 {
+		return
+	}
+	key, val := strings.ToLower(ops[0].Value), ops[1]
+	why := ""
+	switch {
+	case strings.HasPrefix(key, "alias.") && strings.HasPrefix(strings.TrimSpace(val.Value), "!"):
+		why = "it defines a git alias that runs a shell command, so a later `git " + strings.TrimPrefix(key, "alias.") + "` runs code no check has seen"
+	case key == "core.fsmonitor" && !gitBool(val.Value):
+		why = "core.fsmonitor is a command git runs on every status and diff"
+	case key == "core.hookspath" && !insideRepo(g, val.Value):
+		why = "core.hooksPath outside the repository makes git run hook scripts from there on every commit, checkout and push"
+	case strings.HasPrefix(key, "filter.") && (strings.HasSuffix(key, ".clean") || strings.HasSuffix(key, ".smudge") || strings.HasSuffix(key, ".process")):
+		why = "a filter driver is a command git runs on every checkout and add"
+	case gitExecKey(key) && (val.Dynamic || strings.ContainsAny(val.Value, "|;&`$<>(")):
+		why = key + " is a command git runs later, and this value is shell code"
+	}
+	if why == "" {
+		return
+	}
+	k.ask(x, "git.config-exec", catGit, why,
+		"Run the command directly so it can be checked, or ask the user to change the git configuration")
+}
+
+// gitBool reports a boolean-looking config value (core.fsmonitor = true
+// uses git's built-in monitor).
+func gitBool(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "yes", "no", "on", "off", "1", "0", "":
+		return true
+	}
+	return false
+}
+
+// insideRepo reports whether a hooks path stays inside the repository
+// (relative, or absolute under it): .husky, .githooks.
+func insideRepo(g *gitRepo, v string) bool {
+	if v == "" || strings.HasPrefix(v, "~") || strings.Contains(v, "..") {
+		return v == ""
+	}
+	if !strings.HasPrefix(v, "/") {
+		return true
+	}
+	return g.repo != "" && strings.HasPrefix(v, strings.TrimSuffix(g.repo, "/")+"/")
+}
+
+// gh: deleting a repository, a release or an issue, or any DELETE through
+// gh api, cannot be undone from the command line; making a repository
+// public publishes its whole history.
+func (k *checker) gh(x cmdCtx) {
+	switch noun, verb := x.sub(0), x.sub(1); {
+	case noun == "api":
+		for _, m := range x.values("method") {
+			if strings.EqualFold(m.Value, "DELETE") || m.Dynamic {
 				k.ask(x, "git.gh-delete", catGit,
 					"it sends a DELETE request to the GitHub API, and deleted GitHub objects cannot be restored",
 					"Ask the user before deleting anything on GitHub")
@@ -618,21 +730,19 @@ func (k *checker) gh(x cmdCtx) {
 				return
 			}
 		}
-		return
+	case noun == "repo" && verb == "edit":
+		for _, v := range x.values("visibility") {
+			if strings.EqualFold(v.Value, "public") || v.Dynamic {
+				k.ask(x, "git.gh-visibility", catGit,
+					"making a repository public publishes its whole history to everyone, and copies cannot be recalled",
+					"Ask the user to change the visibility themselves")
+				return
+			}
+		}
+	case verb == "delete" && (noun == "repo" || noun == "release" || noun == "issue"):
+		k.ask(x, "git.gh-delete", catGit,
+			"gh "+noun+" delete removes it from GitHub for good",
+			"Ask the user before deleting anything on GitHub")
+		k.protect("")
 	}
-	switch noun {
-	case "repo", "release", "issue":
-	default:
-		return
-	}
-	if verb != "delete" {
-		return
-	}
-	k.ask(x, "git.gh-delete", catGit,
-		"gh "+noun+" delete removes it from GitHub for good",
-		"Ask the user before deleting anything on GitHub")
-	k.protect("")
 }
-
-// baseName is the lower-cased last path element of v.
-func baseName(v string) string { return strings.ToLower(path.Base(v)) }

@@ -1,26 +1,47 @@
 package ops
 
 import (
-	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall/shell"
 )
 
-func init() {
-	register((*checker).aws, "aws")
-	register((*checker).kubectl, "kubectl", "oc")
-	register((*checker).helm, "helm")
-	register((*checker).terraform, "terraform", "tofu", "terragrunt")
-	register((*checker).pulumi, "pulumi")
-	register(destroyVerb("destroy"), "cdk")
-	register(destroyVerb("remove"), "serverless", "sls")
-	register(destroyVerb("delete"), "sam", "eksctl")
-	register((*checker).docker, "docker", "podman", "nerdctl")
-	register((*checker).compose, "docker-compose", "podman-compose")
-	register((*checker).cloudDelete, "gcloud", "az", "doctl")
-	register((*checker).gsutil, "gsutil")
-	register((*checker).paas, "heroku", "fly", "flyctl", "vercel", "netlify")
+// infraFamily runs the cloud, infrastructure-as-code, cluster and
+// container rules; it reports whether x was one of them.
+func (k *checker) infraFamily(x cmdCtx) bool {
+	switch x.name {
+	case "aws":
+		k.aws(x)
+	case "kubectl":
+		k.kubectl(x)
+	case "helm":
+		k.helm(x)
+	case "terraform":
+		k.terraform(x)
+	case "terragrunt":
+		k.terragrunt(x)
+	case "pulumi":
+		k.pulumi(x)
+	case "cdk":
+		k.destroyVerb(x, "destroy")
+	case "serverless":
+		k.destroyVerb(x, "remove")
+	case "sam", "eksctl":
+		k.destroyVerb(x, "delete")
+	case "docker":
+		k.docker(x)
+	case "docker-compose":
+		k.compose(x, 0)
+	case "gcloud", "az", "doctl":
+		k.cloudDelete(x)
+	case "gsutil":
+		k.gsutil(x)
+	case "heroku", "fly", "vercel", "netlify":
+		k.paas(x)
+	default:
+		return false
+	}
+	return true
 }
 
 // infraAsk reports a destructive infrastructure operation.
@@ -30,20 +51,33 @@ func (k *checker) infraAsk(x cmdCtx, rule, why string) {
 	k.protect("")
 }
 
-var awsSpec = &optSpec{
-	long: kinds("profile=", "region=", "output=", "endpoint-url=", "query=", "color=", "ca-bundle=",
-		"cli-read-timeout=", "cli-connect-timeout=", "cli-binary-format=", "debug", "no-verify-ssl",
-		"no-paginate", "no-sign-request", "no-cli-pager", "cli-auto-prompt", "no-cli-auto-prompt"),
+// commandWords returns the subcommand words as written followed by the
+// operands: the command path of CLIs whose catalog entry lists only some
+// of their subcommands (aws SERVICE OPERATION, gcloud GROUP … VERB).
+func commandWords(x cmdCtx) []string {
+	out := append([]string(nil), x.inv.SubNames...)
+	for _, w := range x.operands() {
+		out = append(out, w.Value)
+	}
+	return out
+}
+
+// at returns ws[i], or "".
+func at(ws []string, i int) string {
+	if i < len(ws) {
+		return ws[i]
+	}
+	return ""
 }
 
 // aws: delete-*, terminate-*, purge-* operations, s3 rm --recursive and
 // s3 rb --force; s3 sync --delete warns. --dry-run / --dryrun pass.
 func (k *checker) aws(x cmdCtx) {
-	p := parseArgs(x.args[1:], awsSpec)
-	if p.has("--dry-run", "--dryrun", "--generate-cli-skeleton") {
+	if x.has("dry-run", "generate-cli-skeleton") {
 		return
 	}
-	service, op := p.operand(0), p.operand(1)
+	ws := commandWords(x)
+	service, op := at(ws, 0), at(ws, 1)
 	if service == "sqs" && strings.HasPrefix(op, "delete-message") {
 		return // consuming a queue: the message was processed
 	}
@@ -51,11 +85,11 @@ func (k *checker) aws(x cmdCtx) {
 		k.awsIAM(x, op)
 	}
 	switch {
-	case service == "s3" && op == "rm" && p.has("--recursive"):
+	case service == "s3" && op == "rm" && x.has("recursive"):
 		k.infraAsk(x, "infra.cloud-delete", "aws s3 rm --recursive deletes every object under the prefix, and S3 has no undo")
-	case service == "s3" && op == "rb" && p.has("--force"):
+	case service == "s3" && op == "rb" && x.has("force"):
 		k.infraAsk(x, "infra.cloud-delete", "aws s3 rb --force deletes the bucket with every object in it")
-	case service == "s3" && op == "sync" && p.has("--delete"):
+	case service == "s3" && op == "sync" && x.has("delete"):
 		k.warn(x, "infra.s3-sync-delete", catInfra,
 			"aws s3 sync --delete deletes destination objects that are not in the source",
 			"Check the destination with --dryrun first")
@@ -65,47 +99,56 @@ func (k *checker) aws(x cmdCtx) {
 	}
 }
 
-var kubectlSpec = &optSpec{
-	short: shorts("n:s:l:o:f:c:L:k:AR"),
-	long: kinds("namespace=", "context=", "kubeconfig=", "cluster=", "user=", "server=", "token=",
-		"as=", "as-group=", "as-uid=", "request-timeout=", "selector=", "output=", "field-selector=",
-		"filename=", "kustomize=", "grace-period=", "cascade=?", "dry-run=?", "all", "all-namespaces",
-		"force", "wait=?", "timeout=", "now", "ignore-not-found=?", "recursive", "raw=", "v=",
-		"container=", "pod-running-timeout=", "template=", "certificate-authority=",
-		"client-certificate=", "client-key=", "insecure-skip-tls-verify", "stdin", "tty"),
+// awsIAM: creating access keys or login profiles, and attaching
+// administrator policies, hand out cloud credentials or rights.
+func (k *checker) awsIAM(x cmdCtx, op string) {
+	grant := false
+	switch op {
+	case "create-access-key", "create-login-profile", "update-login-profile", "create-service-specific-credential":
+		grant = true
+	case "attach-user-policy", "attach-role-policy", "attach-group-policy", "put-user-policy", "put-role-policy", "put-group-policy":
+		for _, w := range x.args {
+			if strings.Contains(strings.ToLower(w.Value), "administratoraccess") || strings.Contains(w.Value, `"Action":"*"`) ||
+				strings.Contains(w.Value, `"Action": "*"`) {
+				grant = true
+			}
+		}
+	}
+	if grant {
+		k.infraAsk(x, "infra.iam-grant", "aws iam "+op+" creates a cloud credential or grants administrator rights")
+	}
 }
 
-// kubeDataKinds are resource kinds whose deletion takes data or a whole
-// environment with it.
-var kubeDataKinds = map[string]bool{
-	"namespace": true, "namespaces": true, "ns": true,
-	"persistentvolume": true, "persistentvolumes": true, "pv": true,
-	"persistentvolumeclaim": true, "persistentvolumeclaims": true, "pvc": true,
-	"customresourcedefinition": true, "customresourcedefinitions": true, "crd": true, "crds": true,
-	"node": true, "nodes": true, "no": true,
+// kubeDataKind reports resource kinds whose deletion takes data or a
+// whole environment with it.
+func kubeDataKind(kind string) bool {
+	switch kind {
+	case "namespace", "namespaces", "ns", "persistentvolume", "persistentvolumes", "pv",
+		"persistentvolumeclaim", "persistentvolumeclaims", "pvc", "customresourcedefinition",
+		"customresourcedefinitions", "crd", "crds", "node", "nodes", "no":
+		return true
+	}
+	return false
 }
 
 // kubectl: delete of namespaces, volumes, CRDs or nodes, or of --all /
-// --all-namespaces; exec bodies are checked as commands.
+// --all-namespaces. A dry run passes. (What kubectl exec runs is a
+// command of its own.)
 func (k *checker) kubectl(x cmdCtx) {
-	p := parseArgs(x.args[1:], kubectlSpec)
-	switch p.operand(0) {
-	case "exec":
-		k.inner(x, p.afterDashdash())
-		return
-	case "delete":
-	default:
+	if x.sub(0) != "delete" {
 		return
 	}
-	if o, ok := p.last("--dry-run"); ok && o.value != "none" && o.value != "false" {
-		return
+	if o, ok := x.inv.Last("dry-run"); ok {
+		if v := x.inv.Value(o).Value; v != "none" && v != "false" {
+			return
+		}
 	}
-	all := p.has("--all", "-A", "--all-namespaces")
+	all := x.has("all", "all-namespaces")
 	kind := ""
-	for _, r := range strings.Split(p.operand(1), ",") {
+	for _, r := range strings.Split(x.operand(0), ",") {
 		r, _, _ = strings.Cut(r, "/")
 		r, _, _ = strings.Cut(strings.ToLower(r), ".")
-		if kubeDataKinds[r] {
+		if kubeDataKind(r) {
 			kind = r
 		}
 	}
@@ -120,10 +163,9 @@ func (k *checker) kubectl(x cmdCtx) {
 // helm: uninstall removes a release's resources; it can be reinstalled, so
 // it warns.
 func (k *checker) helm(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("n:"), long: kinds("namespace=", "kube-context=", "kubeconfig=", "dry-run")})
-	switch p.operand(0) {
+	switch x.sub(0) {
 	case "uninstall", "delete", "del", "un":
-		if !p.has("--dry-run") {
+		if !x.has("dry-run") {
 			k.warn(x, "infra.helm-uninstall", catInfra,
 				"helm uninstall removes every resource of the release",
 				"Make sure this is the release you mean")
@@ -131,224 +173,179 @@ func (k *checker) helm(x cmdCtx) {
 	}
 }
 
-var terraformSpec = &optSpec{
-	long: kinds("chdir=", "var=", "var-file=", "target=", "replace=", "parallelism=", "lock-timeout=",
-		"state=", "state-out=", "backup=", "out=", "destroy=?", "help"),
-	singleDash: true,
-}
-
-// terraform, tofu, terragrunt: destroy, and apply -destroy.
+// terraform, tofu: destroy, and apply -destroy; then the state changes.
 func (k *checker) terraform(x cmdCtx) {
-	p := parseArgs(x.args[1:], terraformSpec)
-	if p.has("--help") {
+	if x.has("help") {
 		return
 	}
-	destroy := false
-	if o, ok := p.last("--destroy"); ok && (!o.hasValue || o.value == "true" || o.value == "1") {
-		destroy = p.operand(0) != "plan"
-	}
-	verbs := p.operands
-	if x.name != "terragrunt" && len(verbs) > 1 {
-		verbs = verbs[:1]
-	}
-	for _, w := range verbs {
-		if w.Value == "destroy" {
-			destroy = true
-		}
+	sub := x.sub(0)
+	destroy := sub == "destroy"
+	if o, ok := x.inv.Last("destroy"); ok && sub != "plan" {
+		v := x.inv.Value(o).Value
+		destroy = destroy || !o.HasValue || v == "true" || v == "1"
 	}
 	if destroy {
-		k.infraAsk(x, "infra.destroy", x.name+" destroy deletes every resource the configuration manages")
+		k.infraAsk(x, "infra.destroy", x.cmd.Name+" destroy deletes every resource the configuration manages")
 		return
 	}
-	k.terraformState(x, &p)
+	k.terraformState(x, []string{sub, x.sub(1)})
+}
+
+// terragrunt passes its operands to terraform: destroy anywhere among
+// them (terragrunt run-all destroy), apply -destroy, and the state
+// changes.
+func (k *checker) terragrunt(x cmdCtx) {
+	ws := commandWords(x)
+	apply := false
+	for _, w := range ws {
+		switch w {
+		case "destroy":
+			k.infraAsk(x, "infra.destroy", "terragrunt destroy deletes every resource the configuration manages")
+			return
+		case "apply":
+			apply = true
+		}
+	}
+	if o, ok := x.inv.Last("destroy"); ok && apply {
+		if v := x.inv.Value(o).Value; !o.HasValue || v == "true" || v == "1" {
+			k.infraAsk(x, "infra.destroy", "terragrunt apply -destroy deletes every resource the configuration manages")
+			return
+		}
+	}
+	k.terraformState(x, ws)
+}
+
+// terraformState: state rm / state push and workspace delete drop what
+// terraform knows of real resources; apply -replace destroys and
+// recreates one (a database loses its data). ws are the command words.
+func (k *checker) terraformState(x cmdCtx, ws []string) {
+	verb, sub := at(ws, 0), at(ws, 1)
+	switch {
+	case verb == "state" && (sub == "rm" || sub == "push" || sub == "replace-provider"):
+		k.infraAsk(x, "infra.state-change", x.cmd.Name+" state "+sub+" changes what terraform knows of real resources; lost state orphans them")
+	case verb == "workspace" && sub == "delete":
+		k.infraAsk(x, "infra.state-change", x.cmd.Name+" workspace delete drops the workspace's state, orphaning its resources")
+	case verb == "apply" && len(x.values("replace")) > 0:
+		k.infraAsk(x, "infra.destroy", x.cmd.Name+" apply -replace destroys the resource and creates a new one; its data does not come back")
+	}
 }
 
 // pulumi: destroy / down, and stack rm.
 func (k *checker) pulumi(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("C:s:"), long: kinds("cwd=", "stack=", "preview-only", "color=")})
-	if p.has("--preview-only") {
+	if x.has("preview-only") {
 		return
 	}
-	switch {
-	case p.operand(0) == "destroy", p.operand(0) == "down":
+	switch sub := x.sub(0); {
+	case sub == "destroy", sub == "down", sub == "dn":
 		k.infraAsk(x, "infra.destroy", "pulumi destroy deletes every resource of the stack")
-	case p.operand(0) == "stack" && (p.operand(1) == "rm" || p.operand(1) == "remove"):
+	case sub == "stack" && (x.sub(1) == "rm" || x.sub(1) == "remove"):
 		k.infraAsk(x, "infra.destroy", "pulumi stack rm deletes the stack and its state")
 	}
 }
 
-// destroyVerb makes the rule of a deploy tool whose first operand verb
-// tears a whole stack down (cdk destroy, serverless remove, sam delete,
-// eksctl delete).
-func destroyVerb(verb string) func(*checker, cmdCtx) {
-	return func(k *checker, x cmdCtx) {
-		p := parseArgs(x.args[1:], &optSpec{})
-		if p.operand(0) == verb {
-			k.infraAsk(x, "infra.destroy", x.name+" "+verb+" tears down the deployed stack and its resources")
-		}
+// destroyVerb: a deploy tool whose subcommand verb tears a whole stack
+// down (cdk destroy, serverless remove, sam delete, eksctl delete).
+func (k *checker) destroyVerb(x cmdCtx, verb string) {
+	if x.sub(0) == verb {
+		k.infraAsk(x, "infra.destroy", x.cmd.Name+" "+verb+" tears down the deployed stack and its resources")
 	}
 }
 
-var dockerSpec = &optSpec{
-	short: shorts("H:c:l:D"),
-	long: kinds("host=", "context=", "config=", "log-level=", "tlscacert=", "tlscert=", "tlskey=",
-		"tls", "tlsverify", "debug", "root=", "runroot=", "url=", "connection=", "identity=",
-		"storage-driver=", "remote"),
-	posix: true,
-}
-
-var dockerExecSpec = &optSpec{
-	short: shorts("e:u:w:itdT"),
-	long:  kinds("env=", "env-file=", "user=", "workdir=", "detach-keys=", "index=", "interactive", "tty", "detach", "privileged", "no-TTY"),
-	posix: true,
-}
-
-// docker, podman, nerdctl: system prune / reset, volume rm / prune, rm -f of
-// a dynamic list or --all, compose down -v; exec bodies are checked as
-// commands.
+// docker, podman, nerdctl: system prune / reset, volume rm / prune, rm -f
+// of a dynamic list or --all, compose down -v, and run/create handing the
+// container the host. (What exec and run run inside is a command of its
+// own.)
 func (k *checker) docker(x cmdCtx) {
-	p := parseArgs(x.args[1:], dockerSpec)
-	if len(p.operands) == 0 {
-		return
-	}
-	sub := p.operand(0)
-	rest := p.operands[1:]
-	if sub == "container" && len(rest) > 0 {
-		sub, rest = "container "+rest[0].Value, rest[1:]
-	}
-	switch sub {
-	case "system", "volume":
-		verb := ""
-		if len(rest) > 0 {
-			verb = rest[0].Value
+	name := x.cmd.Name
+	switch sub := x.sub(0); sub {
+	case "system":
+		if verb := x.sub(1); verb == "prune" || verb == "reset" {
+			k.infraAsk(x, "infra.container-prune", name+" system "+verb+" deletes stopped containers, images, networks and, with --volumes, the data volumes")
 		}
-		switch {
-		case sub == "system" && (verb == "prune" || verb == "reset"):
-			k.infraAsk(x, "infra.container-prune", x.name+" system "+verb+" deletes stopped containers, images, networks and, with --volumes, the data volumes")
-		case sub == "volume" && (verb == "rm" || verb == "remove" || verb == "prune"):
-			k.infraAsk(x, "infra.volume-delete", x.name+" volume "+verb+" deletes the data stored in the volumes")
+	case "volume":
+		if verb := x.sub(1); verb == "rm" || verb == "remove" || verb == "prune" {
+			k.infraAsk(x, "infra.volume-delete", name+" volume "+verb+" deletes the data stored in the volumes")
 		}
-	case "rm", "container rm", "container remove":
-		q := parseArgs(rest, &optSpec{short: shorts("fvla"), long: kinds("force", "volumes", "link", "all", "time=", "depend", "ignore")})
-		if (q.has("-f", "--force") && anyDynamic(q.operands)) || q.has("-a", "--all") {
-			k.infraAsk(x, "infra.container-delete", "it force-removes every container it is given, running ones included, from a list only known at run time")
+	case "rm", "remove":
+		k.containerRemove(x)
+	case "container":
+		switch x.sub(1) {
+		case "rm", "remove":
+			k.containerRemove(x)
+		case "run", "create":
+			k.containerEscape(x)
 		}
 	case "compose":
-		k.composeArgs(x, rest)
-	case "exec", "container exec":
-		q := parseArgs(rest, dockerExecSpec)
-		if len(q.operands) > 1 {
-			k.inner(x, q.operands[1:])
-		}
-	case "run", "create", "container run", "container create":
-		if why := hostEscape(x.args[1:]); why != "" {
-			k.infraAsk(x, "infra.container-escape", why)
-		}
+		k.compose(x, 1)
+	case "run", "create":
+		k.containerEscape(x)
 	}
 }
 
-// hostEscape says why a container's options hand it the host: the host's
-// root or the container engine's socket mounted, --privileged, or the
-// host's process namespace. It scans the words of the run command (an
-// option spelled inside the container's own command line is read too,
-// which errs on the side of asking).
-func hostEscape(words []shell.Word) string {
-	for i, w := range words {
-		v, next := w.Value, ""
-		if i+1 < len(words) {
-			next = words[i+1].Value
-		}
+// containerRemove: rm --force of a list only known at run time, or --all.
+func (k *checker) containerRemove(x cmdCtx) {
+	if x.has("force") && anyDynamic(x.operands()) || x.has("all") {
+		k.infraAsk(x, "infra.container-delete", "it force-removes every container it is given, running ones included, from a list only known at run time")
+	}
+}
+
+// containerEscape: --privileged, --pid=host, or a mount of the host's root
+// or of the container engine's socket hand the container the host.
+func (k *checker) containerEscape(x cmdCtx) {
+	why := ""
+	for _, o := range x.inv.Opts {
+		v := x.inv.Value(o).Value
 		switch {
-		case v == "--privileged" || v == "--privileged=true":
-			return "--privileged gives the container full access to the host's devices and kernel"
-		case v == "--pid=host" || v == "--pid" && next == "host":
-			return "--pid=host lets the container see and signal every process of the host"
+		case o.Name == "privileged" && (!o.HasValue || v == "true"):
+			why = "--privileged gives the container full access to the host's devices and kernel"
+		case o.Name == "pid" && v == "host":
+			why = "--pid=host lets the container see and signal every process of the host"
 		}
-		spec := ""
-		switch {
-		case v == "-v" || v == "--volume" || v == "--mount":
-			spec = next
-		case strings.HasPrefix(v, "--volume=") || strings.HasPrefix(v, "--mount="):
-			spec = v[strings.IndexByte(v, '=')+1:]
-		case strings.HasPrefix(v, "-v") && len(v) > 2:
-			spec = v[2:]
-		}
-		if spec == "" {
+	}
+	for _, e := range x.cmd.Effects {
+		if e.Kind != shell.Mounts {
 			continue
 		}
-		host := spec
-		if strings.Contains(spec, "source=") || strings.Contains(spec, "src=") {
-			for _, kv := range strings.Split(spec, ",") {
-				if k, val, ok := strings.Cut(kv, "="); ok && (k == "source" || k == "src") {
-					host = val
-				}
-			}
-		} else if h, _, ok := strings.Cut(spec, ":"); ok {
-			host = h
-		}
-		switch path.Clean(host) {
+		switch e.Path {
 		case "/":
-			return "it mounts the host's whole file system into the container, where anything can change or delete it"
+			why = "it mounts the host's whole file system into the container, where anything can change or delete it"
 		case "/var/run/docker.sock", "/run/docker.sock", "/run/podman/podman.sock":
-			return "it mounts the container engine's socket, which controls the host as root"
+			why = "it mounts the container engine's socket, which controls the host as root"
 		}
 	}
-	return ""
+	if why != "" {
+		k.infraAsk(x, "infra.container-escape", why)
+	}
 }
 
-// compose is the standalone docker-compose / podman-compose.
-func (k *checker) compose(x cmdCtx) {
-	k.composeArgs(x, x.args[1:])
-}
-
-var composeSpec = &optSpec{
-	short: shorts("f:p:"),
-	long:  kinds("file=", "project-name=", "profile=", "env-file=", "project-directory=", "parallel=", "ansi=", "progress="),
-	posix: true,
-}
-
-// composeArgs: down -v deletes the project's volumes; exec bodies are
-// checked as commands.
-func (k *checker) composeArgs(x cmdCtx, args []shell.Word) {
-	p := parseArgs(args, composeSpec)
-	switch p.operand(0) {
-	case "down":
-		q := parseArgs(p.operands[1:], &optSpec{short: shorts("vt:"), long: kinds("volumes", "rmi=", "timeout=", "remove-orphans")})
-		if q.has("-v", "--volumes") {
-			k.infraAsk(x, "infra.volume-delete", "compose down --volumes deletes the project's named volumes and the data in them")
-		}
-	case "exec":
-		q := parseArgs(p.operands[1:], dockerExecSpec)
-		if len(q.operands) > 1 {
-			k.inner(x, q.operands[1:])
-		}
+// compose: down -v deletes the project's volumes; i is the index of the
+// compose subcommand word (1 under docker compose, 0 for docker-compose).
+func (k *checker) compose(x cmdCtx, i int) {
+	if x.sub(i) == "down" && x.has("volumes") {
+		k.infraAsk(x, "infra.volume-delete", "compose down --volumes deletes the project's named volumes and the data in them")
 	}
 }
 
 // cloudDelete: gcloud, az and doctl name the delete verb as a word
 // ("gcloud projects delete", "az group delete", "az storage blob
-// delete-batch").
+// delete-batch"); gcloud storage rm --recursive.
 func (k *checker) cloudDelete(x cmdCtx) {
-	for _, w := range x.args[1:] {
-		v := w.Value
-		if strings.HasPrefix(v, "-") {
-			continue
-		}
+	ws := commandWords(x)
+	for _, v := range ws {
 		if v == "delete" || strings.HasPrefix(v, "delete-") {
-			k.infraAsk(x, "infra.cloud-delete", x.name+" "+v+" deletes cloud resources, and most cannot be restored")
+			k.infraAsk(x, "infra.cloud-delete", x.cmd.Name+" "+v+" deletes cloud resources, and most cannot be restored")
 			return
 		}
 	}
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("r"), long: kinds("recursive")})
-	if x.name == "gcloud" && p.operand(0) == "storage" && p.operand(1) == "rm" && p.has("-r", "--recursive") {
+	if x.name == "gcloud" && at(ws, 0) == "storage" && at(ws, 1) == "rm" && x.has("recursive") {
 		k.infraAsk(x, "infra.cloud-delete", "gcloud storage rm --recursive deletes every object under the path")
 	}
 }
 
-// gsutil: rm -r deletes every object under the path.
+// gsutil: rm -r (or -a, every version) deletes every object under the
+// path.
 func (k *checker) gsutil(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("rRafmo:h:")})
-	if p.operand(0) == "rm" && p.has("-r", "-R", "-a") {
+	if x.sub(0) == "rm" && x.has("recursive", "all-versions") {
 		k.infraAsk(x, "infra.cloud-delete", "gsutil rm -r deletes every object under the path")
 	}
 }
@@ -356,8 +353,7 @@ func (k *checker) gsutil(x cmdCtx) {
 // paas: heroku apps:destroy / pg:reset, fly … destroy, vercel rm, netlify
 // sites:delete.
 func (k *checker) paas(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("a:r:"), long: kinds("app=", "remote=", "confirm=", "scope=", "token=")})
-	first, second := p.operand(0), p.operand(1)
+	first, second := x.operand(0), x.operand(1)
 	hit := false
 	switch x.name {
 	case "heroku":
@@ -365,7 +361,7 @@ func (k *checker) paas(x cmdCtx) {
 		case "apps:destroy", "addons:destroy", "pg:reset", "destroy":
 			hit = true
 		}
-	case "fly", "flyctl":
+	case "fly":
 		hit = first == "destroy" || second == "destroy" || second == "delete"
 	case "vercel":
 		hit = first == "rm" || first == "remove" || (first == "project" && (second == "rm" || second == "remove"))
@@ -373,6 +369,6 @@ func (k *checker) paas(x cmdCtx) {
 		hit = first == "sites:delete"
 	}
 	if hit {
-		k.infraAsk(x, "infra.cloud-delete", x.name+" "+strings.TrimSpace(first+" "+second)+" deletes the app or its data for good")
+		k.infraAsk(x, "infra.cloud-delete", x.cmd.Name+" "+strings.TrimSpace(first+" "+second)+" deletes the app or its data for good")
 	}
 }

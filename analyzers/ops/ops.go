@@ -2,11 +2,11 @@ package ops
 
 import (
 	"context"
-	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -42,9 +42,9 @@ const (
 	catPrivilege = "privilege"
 )
 
-// maxInnerDepth bounds how often one argv is unwrapped into another
-// (npx prisma, bundle exec rails, docker exec … psql, git aliases).
-const maxInnerDepth = 4
+// maxAliasDepth bounds how often a git alias defined on the command line
+// expands into another.
+const maxAliasDepth = 4
 
 // checker holds the state of one Run.
 type checker struct {
@@ -54,13 +54,60 @@ type checker struct {
 	seen  map[string]bool
 }
 
-// cmdCtx is one argv being checked: the command it came from (for Cwd,
-// Stdin, Assigns) and the words that run, args[0] being the program.
+// cmdCtx is one command being judged: the command (for its directory,
+// stdin, assignments and effects), its argv read through the program
+// catalog, and the words quoted back in a reason.
 type cmdCtx struct {
-	cmd   *shell.Command
-	args  []shell.Word
-	name  string
-	depth int
+	cmd *shell.Command
+	inv *shell.Invocation
+	// args are the words shown in a reason (the command's argv).
+	args []shell.Word
+	// name is the catalog entry's name ("git" for /usr/bin/git), or the
+	// command's own name when the catalog has none.
+	name string
+}
+
+// sub returns the i-th subcommand word as written ("" when there is
+// none): "push" for git push, "drop" for git stash drop.
+func (x cmdCtx) sub(i int) string {
+	if x.inv == nil || i >= len(x.inv.SubNames) {
+		return ""
+	}
+	return x.inv.SubNames[i]
+}
+
+// operand returns the value of operand k, or "".
+func (x cmdCtx) operand(k int) string {
+	if x.inv == nil {
+		return ""
+	}
+	return x.inv.Operand(k).Value
+}
+
+// operands returns the words of every operand.
+func (x cmdCtx) operands() []shell.Word {
+	if x.inv == nil {
+		return nil
+	}
+	out := make([]shell.Word, len(x.inv.Operands))
+	for k := range x.inv.Operands {
+		out[k] = x.inv.Operand(k)
+	}
+	return out
+}
+
+// has reports whether one of the named options was given (and not later
+// negated with --no-).
+func (x cmdCtx) has(names ...string) bool {
+	return x.inv != nil && x.inv.Has(names...)
+}
+
+// values returns the values of the named options, in order.
+func (x cmdCtx) values(names ...string) []shell.Word {
+	if x.inv == nil {
+		return nil
+	}
+	return x.inv.Values(names...)
 }
 
 func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
@@ -73,11 +120,11 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 		if c == nil {
 			continue
 		}
-		k.history(c)
+		k.writes(c)
 		if len(c.Args) > 0 {
-			k.dispatch(cmdCtx{cmd: c, args: c.Args, name: c.Name})
+			k.dispatch(c)
 		}
-		if priv == nil && (c.Privileged || privWrappers[c.Name]) {
+		if priv == nil && (c.Privileged || privWrapper(c.Name)) {
 			priv = c
 		}
 	}
@@ -86,61 +133,64 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	}
 }
 
-// dispatch runs the rules for one argv.
-func (k *checker) dispatch(x cmdCtx) {
-	if x.depth > maxInnerDepth || len(x.args) == 0 {
+// invocation returns c's argv read through the catalog. A package runner's
+// version suffix (npx prisma@5) names the package's program, which is
+// read through its own entry.
+func invocation(c *shell.Command) *shell.Invocation {
+	v := c.Inv
+	if v == nil || v.Program() != nil || len(c.Args) == 0 {
+		return v
+	}
+	name := c.Args[0].Value
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	if at := strings.IndexByte(name[min(1, len(name)):], '@'); at >= 0 {
+		if p := programs.Lookup(name[:at+1]); p != nil {
+			return reparse(p, c.Args)
+		}
+	}
+	return v
+}
+
+// reparse reads args (args[0] names the program) through entry p: for an
+// argv the catalog parser has not read yet (a git alias expanded, the
+// words after python manage.py, a program word only known at run time).
+func reparse(p *programs.Program, args []shell.Word) *shell.Invocation {
+	toks := make([]programs.Token, len(args))
+	for i, a := range args {
+		toks[i] = programs.Token{Value: a.Value, Prefix: a.Prefix, Dynamic: a.Dynamic, Splits: a.Dynamic}
+	}
+	return &shell.Invocation{Parsed: programs.Parse(p, toks), Args: args}
+}
+
+// dispatch runs the rules for one command.
+func (k *checker) dispatch(c *shell.Command) {
+	v := invocation(c)
+	x := cmdCtx{cmd: c, inv: v, args: c.Args, name: c.Name}
+	if p := v.Program(); p != nil {
+		x.name = p.Root().Name
+	}
+	if c.Args[0].Dynamic {
+		k.dynamicProgram(x)
 		return
 	}
-	name := x.name
-	if name == "" && !x.args[0].Dynamic {
-		name = strings.ToLower(path.Base(x.args[0].Value))
-	}
-	x.name = name
-	if strings.HasPrefix(x.args[0].Value, "/etc/init.d/") || strings.HasPrefix(x.args[0].Value, "/etc/rc.d/") {
+	if strings.HasPrefix(c.Args[0].Value, "/etc/init.d/") || strings.HasPrefix(c.Args[0].Value, "/etc/rc.d/") {
 		k.initScript(x)
 		return
 	}
-	if f, ok := commands[name]; ok {
-		f(k, x)
+	k.judge(x)
+}
+
+// judge runs the rules of the program x names.
+func (k *checker) judge(x cmdCtx) {
+	if k.gitFamily(x) || k.dbFamily(x) || k.infraFamily(x) {
 		return
 	}
-	if x.args[0].Dynamic && len(x.args) > 1 {
-		// "$g reset --hard" with g=git: an unknown program given a git
-		// subcommand that can destroy work is judged as git would run it.
-		if _, ok := gitSubs[x.args[1].Value]; ok && x.args[1].Value != "config" {
-			k.git(x)
-			return
-		}
-	}
-	switch {
-	case strings.HasPrefix(name, "python"):
-		k.python(x)
-	case strings.HasPrefix(name, "iptables"), strings.HasPrefix(name, "ip6tables"):
-		k.iptables(x)
-	}
+	k.systemFamily(x)
 }
 
-// inner checks argv words that another program runs (npx, bundle exec,
-// docker exec, a git alias), keeping the outer command's context.
-func (k *checker) inner(x cmdCtx, args []shell.Word) {
-	if len(args) == 0 || args[0].Dynamic {
-		return
-	}
-	k.dispatch(cmdCtx{cmd: x.cmd, args: args, depth: x.depth + 1})
-}
-
-// commands maps a program's lower-cased base name to its rules; filled in
-// init by the files of each area, so that the table and the functions it
-// names do not form an initialization cycle.
-var commands = map[string]func(*checker, cmdCtx){}
-
-func register(f func(*checker, cmdCtx), names ...string) {
-	for _, n := range names {
-		commands[n] = f
-	}
-}
-
-// add reports a finding once per (rule, command).
+// add reports a finding once per (rule, reason).
 func (k *checker) add(act toolwall.Action, rule, category, reason string) {
 	key := rule + "\x00" + reason
 	if k.seen[key] {
@@ -156,8 +206,8 @@ func (k *checker) add(act toolwall.Action, rule, category, reason string) {
 	k.r.Add(toolwall.Finding{Rule: rule, Category: category, Score: score, Action: act, Reason: reason})
 }
 
-// ask reports an Ask finding. what is the refused operation as the model
-// wrote it, why and instead complete the reason.
+// ask reports an Ask finding. why and instead complete the reason, which
+// quotes the command as the model wrote it.
 func (k *checker) ask(x cmdCtx, rule, category, why, instead string) {
 	k.add(toolwall.Ask, rule, category, reason(x, why, instead))
 }
@@ -204,20 +254,11 @@ func quote(args []shell.Word) string {
 }
 
 // words makes static words of strings (for argv built from a git alias or
-// an option value).
+// an assignment).
 func words(ss []string) []shell.Word {
 	out := make([]shell.Word, len(ss))
 	for i, s := range ss {
 		out[i] = shell.Word{Raw: s, Value: s, Prefix: s}
-	}
-	return out
-}
-
-// values returns the Value of each word.
-func values(ws []shell.Word) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = w.Value
 	}
 	return out
 }
@@ -232,10 +273,22 @@ func anyDynamic(ws []shell.Word) bool {
 	return false
 }
 
-// cwd is the directory x runs in, or the call's when the reader lost it.
+// cwd is the directory x runs in: the call's when the reader lost it,
+// "" for a command on another host or in a container.
 func (k *checker) cwd(x cmdCtx) string {
+	if x.cmd != nil && x.cmd.Remote {
+		return ""
+	}
 	if x.cmd != nil && x.cmd.Cwd != "" {
 		return x.cmd.Cwd
 	}
 	return k.in.Call.Cwd
+}
+
+// baseName is the lower-cased last path element of v.
+func baseName(v string) string {
+	if i := strings.LastIndexByte(v, '/'); i >= 0 {
+		v = v[i+1:]
+	}
+	return strings.ToLower(v)
 }

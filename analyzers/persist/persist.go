@@ -150,6 +150,10 @@ type checker struct {
 	// depth counts shell text read from AppleScript's "do shell script"
 	// (see applescript); one level is read.
 	depth int
+	// once holds the rules already reported for the writes of the
+	// command being judged: one finding per rule and command (a copy
+	// into a directory names the directory and the file in it).
+	once map[string]bool
 }
 
 func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
@@ -339,13 +343,17 @@ func rootName(c *shell.Command) string {
 	return ""
 }
 
-// add reports a finding once per (rule, reason).
+// add reports a finding once per (rule, reason), and once per rule for
+// the writes of one command.
 func (k *checker) add(act toolwall.Action, rule, category, reason string) {
 	key := rule + "\x00" + reason
-	if k.seen[key] {
+	if k.seen[key] || k.once != nil && k.once[rule] {
 		return
 	}
 	k.seen[key] = true
+	if k.once != nil {
+		k.once[rule] = true
+	}
 	score := askScore
 	switch act {
 	case toolwall.Deny:

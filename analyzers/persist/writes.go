@@ -63,6 +63,8 @@ func (k *checker) writes(c *shell.Command) {
 		return // a mount point is covered, not written (mounts are the ops analyzer's)
 	}
 	stomp := root == "touch" && stomps(c)
+	k.once = map[string]bool{}
+	defer func() { k.once = nil }()
 	for _, e := range c.Effects {
 		if e.Remote {
 			continue
@@ -168,7 +170,11 @@ func (k *checker) judgeWrite(c *shell.Command, wr write) {
 			"Leave kernel security settings alone, or ask the user")
 	}
 	if !dynamic && caAnchor(p) && !wr.touch {
-		k.ask(what, RuleProtectionOff, catDefense, "it puts a certificate into "+path.Dir(p)+", where the system's trust store takes certificate authorities from; a new authority can intercept every TLS connection",
+		dir := path.Dir(p)
+		if !caAnchor(dir) {
+			dir = p
+		}
+		k.ask(what, RuleProtectionOff, catDefense, "it puts a certificate into "+dir+", where the system's trust store takes certificate authorities from; a new authority can intercept every TLS connection",
 			"Trust a certificate only for the one tool that needs it (e.g. NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE), or ask the user to install it")
 		return
 	}

@@ -4,46 +4,65 @@ import (
 	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
-// shells are programs that give whoever feeds their stdin a command line.
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true, "csh": true, "tcsh": true}
+// isShell reports a shell: a program whose catalog language is sh and
+// that gives whoever feeds its stdin a command line.
+func isShell(c *shell.Command) bool {
+	p := c.Inv.Program()
+	if p == nil || p.Lang != "sh" {
+		return false
+	}
+	switch p.Root().Name {
+	case "bash", "fish", "csh":
+		return true
+	}
+	return false
+}
 
-// netcats are raw network pipes.
-var netcats = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true}
+// netPipe reports raw network pipes (netcat and kin, socat, telnet,
+// openssl s_client).
+func netPipe(c *shell.Command) bool {
+	switch rootName(c) {
+	case "nc", "socat", "ftp":
+		return true
+	case "openssl":
+		return c.Inv.Sub("s_client")
+	}
+	return false
+}
 
 // reverseShell reports a shell handed to the network (MITRE T1059 with a
 // C2 channel): a shell whose stdin or stdout is /dev/tcp or /dev/udp,
-// netcat's -e/-c/--exec/--sh-exec, socat's EXEC:/SYSTEM: address, or a
-// shell piped into a netcat. It returns why, or "".
+// netcat's -e/-c/--exec/--sh-exec/--lua-exec, socat's EXEC:/SYSTEM:
+// address, or a shell piped into a network pipe. It returns why, or "".
 func reverseShell(c *shell.Command) string {
 	for _, r := range c.Redirects {
-		t := r.Target.Value
-		if strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/") {
-			if shells[c.Name] || c.Name == "" || c.Name == "exec" {
-				return "it connects a shell's input and output to " + t + ", handing a command line on this machine to whoever listens there"
-			}
+		if t := r.Target.Value; devNet(t) && (isShell(c) || c.Name == "" || c.Name == "exec") {
+			return "it connects a shell's input and output to " + t + ", handing a command line on this machine to whoever listens there"
 		}
 	}
-	switch c.Name {
-	case "nc", "ncat", "netcat":
-		for _, w := range c.Args[1:] {
-			v := w.Value
-			if v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" || strings.HasPrefix(v, "-e/") || strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=") {
-				return "netcat's " + v + " runs a program for whoever connects, a remote shell on this machine"
+	v := c.Inv
+	switch rootName(c) {
+	case "nc":
+		for _, o := range v.Opts {
+			switch o.Name {
+			case "exec", "sh-exec", "lua-exec":
+				return "netcat's " + o.Spelling + " runs a program for whoever connects, a remote shell on this machine"
 			}
 		}
 	case "socat":
-		for _, w := range c.Args[1:] {
+		for _, w := range v.OperandsOf(programs.None) {
 			if u := strings.ToUpper(w.Value); strings.HasPrefix(u, "EXEC:") || strings.HasPrefix(u, "SYSTEM:") {
 				return "socat's " + w.Value + " address runs a program for the other end of the connection, a remote shell on this machine"
 			}
 		}
 	}
-	if netcats[c.Name] && c.Stdin.Kind == shell.StdinPipe {
+	if netPipe(c) && c.Stdin.Kind == shell.StdinPipe {
 		for _, up := range c.Stdin.Feeds {
-			if shells[up.Name] {
+			if isShell(up) {
 				return "a shell's output is piped into " + c.Name + ", the usual way to hand a command line to a remote listener"
 			}
 		}

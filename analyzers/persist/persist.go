@@ -305,7 +305,7 @@ func (k *checker) command(all []*shell.Command, i int, c *shell.Command) {
 		k.xattr(c)
 	case "security":
 		k.security(c)
-	case "certctl":
+	case "update-ca-certificates":
 		k.certctl(c)
 	// creddump.go
 	case "lazagne":

@@ -66,7 +66,7 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	if in == nil || r == nil || in.Call.IsRoot() {
 		return
 	}
-	k := &checker{in: in, r: r, seen: map[string]bool{}}
+	k := &checker{in: in, r: r}
 	if in.Call.Tool != toolwall.ToolBash {
 		k.file()
 		return
@@ -89,6 +89,9 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 func (k *checker) add(act toolwall.Action, rule, reason string) {
 	if k.seen[rule] {
 		return
+	}
+	if k.seen == nil {
+		k.seen = map[string]bool{}
 	}
 	k.seen[rule] = true
 	score := denyScore

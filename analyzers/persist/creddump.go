@@ -205,38 +205,20 @@ func browserProfile(p string) bool {
 // (cat, cp, sqlite3, strings, tar, …), and an archiver copying a whole
 // profile. A copy's destination is written, not read.
 func (k *checker) browserWords(c *shell.Command) {
-	var ws []shell.Word
-	if v := c.Inv; v != nil && v.Program() != nil {
-		for i, op := range v.Operands {
-			switch op.Role {
-			case programs.Dest, programs.XferDest, programs.Write, programs.Create, programs.Link:
-				continue
-			}
-			ws = append(ws, v.Operand(i))
-		}
-		for _, o := range v.Opts {
-			if o.HasValue {
-				ws = append(ws, v.Value(o))
-			}
-		}
-	} else {
-		ws = append(ws, c.Args[1:]...)
-	}
-	for _, r := range c.Redirects {
-		if r.Op == "<" {
-			ws = append(ws, r.Target)
-		}
-	}
 	arch := archiver(rootName(c))
-	for _, w := range ws {
+	check := func(w shell.Word) bool {
 		v := w.Value
 		if w.Dynamic {
 			v = w.Raw
 		}
+		if !strings.Contains(strings.ToLower(v), "cookies") && !strings.ContainsAny(v, "*?[") && !browserProfile(strings.ToLower(v)) &&
+			!strings.Contains(v, "/") && !strings.HasPrefix(v, "~") {
+			return false // a bare word names no profile file (fast path)
+		}
 		if arch && !strings.HasPrefix(v, "-") && browserProfile(strings.ToLower(paths.Expand(v, k.home))) {
 			k.credAsk(c, RuleBrowserStore, "it copies the browser profile "+v+", which holds saved passwords and cookies",
 				"Do not copy browser profiles; ask the user for what you need", k.abs(c, w))
-			return
+			return true
 		}
 		p := strings.ToLower(paths.Expand(strings.TrimPrefix(v, "file:"), k.home))
 		if i := strings.LastIndexByte(p, '?'); i > 0 && strings.Contains(p[i:], "=") {
@@ -245,6 +227,34 @@ func (k *checker) browserWords(c *shell.Command) {
 		if browserStore(p) {
 			k.credAsk(c, RuleBrowserStore, "it touches "+v+", a browser's saved passwords or cookies (or the key to them)",
 				"Do not read browser credential stores; ask the user for what you need", k.abs(c, w))
+			return true
+		}
+		return false
+	}
+	if v := c.Inv; v != nil && v.Program() != nil {
+		for i, op := range v.Operands {
+			switch op.Role {
+			case programs.Dest, programs.XferDest, programs.Write, programs.Create, programs.Link:
+				continue
+			}
+			if check(v.Operand(i)) {
+				return
+			}
+		}
+		for _, o := range v.Opts {
+			if o.HasValue && check(v.Value(o)) {
+				return
+			}
+		}
+	} else {
+		for _, w := range c.Args[1:] {
+			if check(w) {
+				return
+			}
+		}
+	}
+	for _, r := range c.Redirects {
+		if r.Op == "<" && check(r.Target) {
 			return
 		}
 	}

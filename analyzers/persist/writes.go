@@ -62,6 +62,9 @@ func (k *checker) writes(c *shell.Command) {
 	case root == "mount":
 		return // a mount point is covered, not written (mounts are the ops analyzer's)
 	}
+	if len(c.Effects) == 0 {
+		return
+	}
 	stomp := root == "touch" && stomps(c)
 	k.once = map[string]bool{}
 	defer func() { k.once = nil }()
@@ -134,6 +137,17 @@ func ignoredWrite(p string) bool {
 	return false
 }
 
+// tempPath reports paths under the temporary directories, where a write
+// starts nothing and overwrites nothing of the system's.
+func tempPath(p string) bool {
+	for _, t := range [...]string{"/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/tmp/"} {
+		if strings.HasPrefix(p, t) {
+			return true
+		}
+	}
+	return false
+}
+
 // judgeWrite reports a write to a persistence, startup, system or log
 // place.
 func (k *checker) judgeWrite(c *shell.Command, wr write) {
@@ -151,7 +165,7 @@ func (k *checker) judgeWrite(c *shell.Command, wr write) {
 			return
 		}
 	}
-	if ignoredWrite(p) || !dynamic && !wr.replace && knownHosts(p, k.home) {
+	if ignoredWrite(p) || !dynamic && !wr.replace && knownHosts(p, k.home) || tempPath(p) {
 		return
 	}
 	what := quote(c)

@@ -223,10 +223,25 @@ func pytestInputs(v *shell.Invocation, dir string) []string {
 // call downloaded and then hands to such a tool is download-exec in one
 // call.
 func (a *analyzer) build(i int, c *shell.Command) {
-	if c.Remote {
+	if c.Remote || c.Inv.Program() == nil {
 		return
 	}
+	key := rootName(c) + "\x00" + a.cwd(c) + "\x00" + c.String()
+	if a.built[key] {
+		return // make && make test: the same files
+	}
+	if a.built == nil {
+		a.built = map[string]bool{}
+	}
+	a.built[key] = true
 	for _, p := range buildInputs(c, a.cwd(c)) {
+		if a.built[p] {
+			continue // make && make test: one tag for the file
+		}
+		if a.built == nil {
+			a.built = map[string]bool{}
+		}
+		a.built[p] = true
 		a.r.Tag(toolwall.TagBuildInput, p, c.Name)
 		a.execs = append(a.execs, pathAt{p, i})
 	}

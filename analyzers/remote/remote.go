@@ -73,6 +73,8 @@ type analyzer struct {
 	// content (exec 3< <(curl …), exec 3<>/dev/tcp/h/80) to the command
 	// that fetches it.
 	fdNet map[string]*shell.Command
+	// built holds the build inputs already tagged in this call.
+	built map[string]bool
 }
 
 type pathAt struct {

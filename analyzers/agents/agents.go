@@ -387,7 +387,9 @@ func static(c *shell.Command) (string, bool) {
 	return "", false
 }
 
-// code judges inline interpreter code that names a settings file: code
+// code judges inline interpreter code (an option's or operand's code, or
+// a heredoc the interpreter reads as its program) that names a settings
+// file: code
 // that also holds a key giving power is judged by it; otherwise the
 // change it makes cannot be read here and asks.
 func (k *checker) code(c *shell.Command) {
@@ -398,6 +400,9 @@ func (k *checker) code(c *shell.Command) {
 	var parts []string
 	for _, w := range append(c.Inv.ValuesOf(programs.Code), c.Inv.OperandsOf(programs.Code)...) {
 		parts = append(parts, w.Value)
+	}
+	if c.Stdin.Kind == shell.StdinHeredoc && !c.Stdin.Dynamic && len(parts) == 0 {
+		parts = append(parts, c.Stdin.Text) // python3 - <<'EOF' … EOF: the program comes on stdin
 	}
 	text := strings.Join(parts, "\n")
 	if !mentions(text) {

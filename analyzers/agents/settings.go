@@ -209,6 +209,12 @@ func scalar(text string, i int) string {
 		s, _ := jsonString(text, i)
 		return strings.ToLower(s)
 	}
+	if text[i] == '[' || text[i] == '{' {
+		if j := skipSpace(text, i+1); j < len(text) && (text[j] == ']' || text[j] == '}') {
+			return "[]" // an empty list or object
+		}
+		return ""
+	}
 	j := i
 	for j < len(text) && !strings.ContainsRune(",}]\n\r \t", rune(text[j])) {
 		j++

@@ -42,6 +42,8 @@ const (
 	TagPermInspect    Tag = "perm-inspect"    // permissions inspected (ls -l, stat, id, sudo -l)
 	TagStage          Tag = "stage"           // a helper staged: copied, moved or written (Path)
 	TagDelete         Tag = "delete"          // files deleted (Path); Detail "protected" for protected data
+	TagInstallPackage Tag = "install-package" // a package file installed, its maintainer scripts run as root (Path)
+	TagBuildInput     Tag = "build-input"     // a file a build or test tool runs as code (Path): Makefile, package.json, conftest.py, setup.py
 )
 
 // Effect is one tagged effect of a call, with the absolute path it touches

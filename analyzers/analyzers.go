@@ -2,6 +2,7 @@ package analyzers
 
 import (
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/analyzers/agents"
 	"github.com/toolwall/toolwall/analyzers/destroy"
 	"github.com/toolwall/toolwall/analyzers/files"
 	"github.com/toolwall/toolwall/analyzers/ops"
@@ -20,6 +21,7 @@ func All() []*analysis.Analyzer {
 		secrets.Analyzer,
 		ops.Analyzer,
 		persist.Analyzer,
+		agents.Analyzer,
 		files.Analyzer,
 		ssrf.Analyzer,
 		unresolved.Analyzer,

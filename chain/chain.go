@@ -91,6 +91,20 @@ var Rules = []Rule{
 		Action: toolwall.Ask,
 		Why:    "inspecting permissions, staging a helper and then deleting protected data is the reconnaissance-staging-execution pattern (seed 001). Ask the user before deleting.",
 	},
+	{
+		ID:     "chain.download-install",
+		Links:  []Match{{Tag: toolwall.TagDownloadFile}, {Tag: toolwall.TagInstallPackage, SamePath: true}},
+		Score:  0.85,
+		Action: toolwall.Deny,
+		Why:    "installing a package fetched from the network runs its maintainer scripts as root, unreviewed. Install from the distribution's signed repositories by name, or let the user review the package and install it.",
+	},
+	{
+		ID:     "chain.download-build",
+		Links:  []Match{{Tag: toolwall.TagDownloadFile}, {Tag: toolwall.TagBuildInput, SamePath: true}},
+		Score:  0.85,
+		Action: toolwall.Deny,
+		Why:    "the build or test tool runs the downloaded file (a Makefile, package.json scripts, a conftest.py, a setup.py) as code, unreviewed. Show the user the downloaded file and run the tool only if they approve.",
+	},
 }
 
 // Evaluate matches rules against history (executed calls of the window,

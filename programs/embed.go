@@ -7,6 +7,8 @@ import _ "embed" // the catalog files are embedded as strings
 var (
 	//go:embed catalog/cloud.txt
 	catCloud string
+	//go:embed catalog/agents.txt
+	catAgents string
 	//go:embed catalog/coreutils.txt
 	catCoreutils string
 	//go:embed catalog/db.txt
@@ -15,6 +17,8 @@ var (
 	catGit string
 	//go:embed catalog/net.txt
 	catNet string
+	//go:embed catalog/persist.txt
+	catPersist string
 	//go:embed catalog/runners.txt
 	catRunners string
 	//go:embed catalog/shells.txt
@@ -29,10 +33,12 @@ var (
 func embedded() []source {
 	return []source{
 		{"cloud.txt", catCloud},
+		{"agents.txt", catAgents},
 		{"coreutils.txt", catCoreutils},
 		{"db.txt", catDB},
 		{"git.txt", catGit},
 		{"net.txt", catNet},
+		{"persist.txt", catPersist},
 		{"runners.txt", catRunners},
 		{"shells.txt", catShells},
 		{"system.txt", catSystem},

@@ -54,21 +54,18 @@ func eachLine(t *testing.T, file string, v any, f func()) {
 
 // TestBenignCorpus measures the analyzer alone on the benign corpora
 // (NL2Bash, tldr-pages) lines whose risk_hint is empty. Every stop (ask
-// or deny) must be listed in testdata/corpus_stops.txt, where each was
-// read and judged a true positive (a command that installs, changes
-// accounts, dumps credentials…); any other stop fails. Warns are
-// counted.
+// or deny) must be listed in testdata/corpus_stops.tsv with the reason it
+// was kept (each was read and judged a true positive: a command that
+// installs, changes accounts, dumps credentials…); any other stop fails,
+// and so does a listed line that no longer stops. Warns are counted.
 func TestBenignCorpus(t *testing.T) {
 	dir := corpora(t)
 	reviewed := map[string]bool{}
-	data, err := os.ReadFile(filepath.Join("testdata", "corpus_stops.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if l != "" && !strings.HasPrefix(l, "#") {
-			reviewed[l] = true
+	for _, r := range analysistest.ReadTSV(t, "corpus_stops.tsv", 2) {
+		if strings.TrimSpace(r.Fields[1]) == "" {
+			t.Errorf("corpus_stops.tsv:%d: no reason", r.Line)
 		}
+		reviewed[r.Fields[0]] = false
 	}
 	for _, name := range []string{"nl2bash.jsonl", "tldr.jsonl"} {
 		seen := map[string]bool{}
@@ -97,8 +94,10 @@ func TestBenignCorpus(t *testing.T) {
 				if act == toolwall.Deny {
 					denies++
 				}
-				if !reviewed[rec.Cmd] {
+				if _, ok := reviewed[rec.Cmd]; !ok {
 					t.Errorf("%s: unreviewed stop %s %s: %s", name, act, r.Findings[0].Rule, rec.Cmd)
+				} else {
+					reviewed[rec.Cmd] = true
 				}
 			case act == toolwall.Warn:
 				warns++
@@ -106,6 +105,11 @@ func TestBenignCorpus(t *testing.T) {
 		})
 		t.Logf("%s: %d lines with empty risk_hint: %d stopped (%d denied, %.2f%%), %d warned",
 			name, lines, stops, denies, 100*float64(stops)/float64(max(lines, 1)), warns)
+	}
+	for cmd, hit := range reviewed {
+		if !hit {
+			t.Errorf("corpus_stops.tsv lists a line that is no longer stopped: %s", cmd)
+		}
 	}
 }
 

@@ -5,77 +5,70 @@ import (
 	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
-func init() {
-	register((*checker).auditctl, "auditctl")
-	register((*checker).spctl, "spctl")
-	register((*checker).csrutil, "csrutil")
-	register((*checker).tmutil, "tmutil")
-	register((*checker).chattr, "chattr", "chflags")
-	register((*checker).timestomp, "touch")
-	register((*checker).journalctl, "journalctl")
-	register((*checker).logDelete, "rm", "shred", "unlink", "srm", "wipe")
-	register((*checker).find, "find")
-	register((*checker).trap, "trap")
-	register((*checker).declare, "export", "declare", "typeset", "readonly", "local")
-	register((*checker).killSecurity, "pkill", "killall")
-	register((*checker).socketfilterfw, "socketfilterfw")
-	register((*checker).historyBuiltin, "history")
-	register((*checker).mokutil, "mokutil")
-	register((*checker).mdatp, "mdatp")
-	register((*checker).ufwLogging, "ufw")
-	register((*checker).logErase, "log")
-	register((*checker).xattr, "xattr")
-}
-
-// securityServices are audit, logging and endpoint-security services
-// (patterns as systemctl and launchd name them, lower case; "*" matches
-// any run of characters). The firewall and sshd are the ops analyzer's.
-var securityServices = []string{
-	"auditd", "auditbeat", "audispd", "go-audit", "apparmor", "osqueryd", "osquery", "falcon-sensor", "falcond",
-	"com.crowdstrike.*", "wazuh*", "ossec*", "sysmon*", "rsyslog", "syslog", "syslogd", "syslog-ng", "systemd-journald",
-	"com.apple.syslogd", "com.apple.auditd", "mdatp", "com.microsoft.wdav*", "sentinel*", "cbagentd", "cbdaemon",
-	"carbonblack*", "cylance*", "elastic-agent", "elastic-endpoint", "clamav*", "clamd", "freshclam", "fail2ban",
-	"aide", "tripwire", "snort", "suricata", "zeek", "santad", "com.google.santa*", "xagt", "qualys-cloud-agent",
-	"tanium*", "taniumclient", "nessusagent", "filebeat", "fluentd", "fluent-bit", "td-agent", "splunkd", "splunkforwarder",
-	"amazon-cloudwatch-agent", "google-fluentd", "datadog-agent", "lkrg", "tetragon", "falco*",
-	"com.carbonblack.*", "com.sentinelone.*", "at.obdev.littlesnitch*", "com.opendns.*", "com.jamf.protect*",
-	"com.objective-see.*", "com.eset.*", "esets*", "com.sophos.*", "sophos*", "com.malwarebytes.*", "com.cisco.amp*",
-	"com.paloaltonetworks.*", "traps_pmd", "mfetpd", "cbsensor", "com.apple.security.syspolicy*",
-}
-
-// securityService reports whether a unit, job or process name is one of
-// securityServices.
-func securityService(name string) bool {
+// securityService reports whether a unit, job or process name is an
+// audit, logging or endpoint-security service, or the scheduler, and
+// says which. Patterns are matched as systemctl and launchd name them,
+// lower case; "*" matches any run of characters. The firewall and sshd
+// are the ops analyzer's.
+func securityService(name string) (string, bool) {
 	n := strings.ToLower(path.Base(name))
-	for _, suf := range []string{".service", ".socket", ".plist", "@"} {
+	for _, suf := range [...]string{".service", ".socket", ".plist", "@"} {
 		n = strings.TrimSuffix(n, suf)
 	}
-	for _, s := range securityServices {
-		if ok, _ := path.Match(s, n); ok {
-			return true
+	match := func(list []string) bool {
+		for _, s := range list {
+			if ok, _ := path.Match(s, n); ok {
+				return true
+			}
+			// systemctl, pkill and launchctl take patterns too: "audit*".
+			if ok, _ := path.Match(n, strings.TrimSuffix(s, "*")); ok && strings.ContainsAny(n, "*?[") {
+				return true
+			}
 		}
-		// systemctl, pkill and launchctl take patterns too: "audit*".
-		if ok, _ := path.Match(n, strings.TrimSuffix(s, "*")); ok && strings.ContainsAny(n, "*?[") {
-			return true
-		}
+		return false
 	}
-	return false
+	if len(n) > 128 {
+		return "", false // no user text of unbounded size as a pattern
+	}
+	if match([]string{
+		"auditd", "auditbeat", "audispd", "go-audit", "apparmor", "osqueryd", "osquery", "falcon-sensor", "falcond",
+		"com.crowdstrike.*", "wazuh*", "ossec*", "sysmon*", "rsyslog", "syslog", "syslogd", "syslog-ng", "systemd-journald",
+		"com.apple.syslogd", "com.apple.auditd", "mdatp", "com.microsoft.wdav*", "sentinel*", "cbagentd", "cbdaemon",
+		"carbonblack*", "cylance*", "elastic-agent", "elastic-endpoint", "clamav*", "clamd", "freshclam", "fail2ban",
+		"aide", "tripwire", "snort", "suricata", "zeek", "santad", "com.google.santa*", "xagt", "qualys-cloud-agent",
+		"tanium*", "taniumclient", "nessusagent", "filebeat", "fluentd", "fluent-bit", "td-agent", "splunkd", "splunkforwarder",
+		"amazon-cloudwatch-agent", "google-fluentd", "datadog-agent", "lkrg", "tetragon", "falco*",
+		"com.carbonblack.*", "com.sentinelone.*", "at.obdev.littlesnitch*", "com.opendns.*", "com.jamf.protect*",
+		"com.objective-see.*", "com.eset.*", "esets*", "com.sophos.*", "sophos*", "com.malwarebytes.*", "com.cisco.amp*",
+		"com.paloaltonetworks.*", "traps_pmd", "mfetpd", "cbsensor", "com.apple.security.syspolicy*",
+	}) {
+		return "an audit, logging or security service; what runs afterwards goes unrecorded", true
+	}
+	if match([]string{"cron", "crond", "cronie", "anacron", "atd", "fcron", "com.vix.cron", "com.apple.atrun"}) {
+		return "the scheduler that runs the machine's log rotation, backups and updates (ATT&CK T1489)", true
+	}
+	return "", false
 }
 
 // securityUnits reports stopping, disabling or killing a security
-// service.
+// service or the scheduler.
 func (k *checker) securityUnits(c *shell.Command, units []shell.Word, how string) {
 	for _, u := range units {
-		if u.Dynamic || !securityService(u.Value) {
+		if u.Dynamic {
+			continue
+		}
+		why, ok := securityService(u.Value)
+		if !ok {
 			continue
 		}
 		k.r.Tag(toolwall.TagProcessControl, "", u.Value)
 		k.ask(quote(c), RuleSecurityStop, catDefense,
-			how+" switches off "+u.Value+", an audit, logging or security service; what runs afterwards goes unrecorded",
-			"Leave security and logging services running; if one is in your way, tell the user why")
+			how+" switches off "+u.Value+", "+why,
+			"Leave security, logging and scheduling services running; if one is in your way, tell the user why")
 		return
 	}
 }
@@ -91,15 +84,47 @@ func (k *checker) initScript(c *shell.Command) {
 	}
 }
 
-// killSecurity: pkill/killall naming a security daemon.
+// killSecurity: pkill and killall naming a security daemon or the
+// scheduler (pgrep, which shares their entry, only looks).
 func (k *checker) killSecurity(c *shell.Command) {
+	if c.Name != "pkill" && c.Name != "killall" {
+		return
+	}
+	for _, w := range operands(c) {
+		n := strings.Trim(w.Value, "^$")
+		if _, ok := securityService(n); ok {
+			k.securityUnits(c, []shell.Word{{Raw: w.Raw, Value: n, Prefix: n}}, c.Name)
+			return
+		}
+	}
+}
+
+// killByLookup: kill of process ids looked up by name in the same line
+// (kill $(pgrep cron), kill `pidof auditd`): the names pgrep and pidof
+// look up, in the substitutions that follow the kill command, are what
+// it kills.
+func (k *checker) killByLookup(all []*shell.Command, i int, c *shell.Command) {
+	dyn := false
 	for _, w := range c.Args[1:] {
-		if strings.HasPrefix(w.Value, "-") {
+		dyn = dyn || w.Dynamic && (strings.Contains(w.Raw, "$(") || strings.Contains(w.Raw, "`"))
+	}
+	if !dyn {
+		return
+	}
+	for _, n := range all[i+1:] {
+		if n.Via != "$()" {
+			break
+		}
+		if n.Name != "pgrep" && n.Name != "pidof" {
 			continue
 		}
-		if securityService(strings.Trim(w.Value, "^$")) {
-			k.securityUnits(c, []shell.Word{{Raw: w.Raw, Value: strings.Trim(w.Value, "^$")}}, c.Name)
-			return
+		for _, w := range operands(n) {
+			if v := strings.Trim(w.Value, "^$"); !w.Dynamic {
+				if _, ok := securityService(v); ok {
+					k.securityUnits(c, []shell.Word{{Raw: w.Raw, Value: v, Prefix: v}}, "kill of "+n.Name+" "+w.Raw)
+					return
+				}
+			}
 		}
 	}
 }
@@ -107,12 +132,11 @@ func (k *checker) killSecurity(c *shell.Command) {
 // auditctl: -D deletes every rule, -e 0 disables auditing; -d/-W remove
 // a rule.
 func (k *checker) auditctl(c *shell.Command) {
-	a := parse(c.Args[1:], spec{vals: "abcdefFhkmpSrRwWv"})
-	off := a.has("-D")
-	for _, e := range a.values("-e") {
+	off := has(c, "delete-all")
+	for _, e := range values(c, "enabled") {
 		off = off || e.Value == "0"
 	}
-	if !off && len(a.values("-d", "-W")) == 0 {
+	if !off && len(values(c, "d", "W")) == 0 {
 		return
 	}
 	k.ask(quote(c), RuleAuditOff, catDefense, "it deletes audit rules or switches the kernel audit system off, so nothing that follows is recorded",
@@ -122,19 +146,15 @@ func (k *checker) auditctl(c *shell.Command) {
 // spctl --master-disable / --global-disable / --disable turn Gatekeeper
 // off; --add adds an exception.
 func (k *checker) spctl(c *shell.Command) {
-	for _, w := range c.Args[1:] {
-		switch strings.ToLower(w.Value) {
-		case "--master-disable", "--global-disable", "--disable", "--add":
-			k.ask(quote(c), RuleProtectionOff, catDefense, "it switches Gatekeeper off (or adds an exception), so unsigned programs run unchecked",
-				"Leave Gatekeeper on; open the one program once through Finder, or ask the user")
-			return
-		}
+	if has(c, "disable", "add") {
+		k.ask(quote(c), RuleProtectionOff, catDefense, "it switches Gatekeeper off (or adds an exception), so unsigned programs run unchecked",
+			"Leave Gatekeeper on; open the one program once through Finder, or ask the user")
 	}
 }
 
-// csrutil disable (SIP), csrutil authenticated-root disable.
+// csrutil disable (SIP), csrutil authenticated-root disable, clear.
 func (k *checker) csrutil(c *shell.Command) {
-	for _, w := range c.Args[1:] {
+	for _, w := range operands(c) {
 		if strings.EqualFold(w.Value, "disable") || strings.EqualFold(w.Value, "clear") {
 			k.ask(quote(c), RuleProtectionOff, catDefense, "it switches System Integrity Protection off, which keeps even root from changing the system",
 				"Leave SIP on; ask the user")
@@ -145,23 +165,10 @@ func (k *checker) csrutil(c *shell.Command) {
 
 // socketfilterfw --setglobalstate off (macOS application firewall).
 func (k *checker) socketfilterfw(c *shell.Command) {
-	for i, w := range c.Args[1:] {
-		if strings.HasPrefix(w.Value, "--setglobalstate") && (strings.HasSuffix(w.Value, "=off") || i+2 < len(c.Args) && strings.EqualFold(c.Args[i+2].Value, "off")) {
+	for _, v := range values(c, "global-state") {
+		if strings.EqualFold(v.Value, "off") {
 			k.ask(quote(c), RuleProtectionOff, catDefense, "it switches the macOS application firewall off",
 				"Leave the firewall on, or ask the user")
-			return
-		}
-	}
-}
-
-// mokutil --disable-validation turns Secure Boot checking off; --import
-// enrolls a key the boot loader then trusts.
-func (k *checker) mokutil(c *shell.Command) {
-	for _, w := range c.Args[1:] {
-		switch w.Value {
-		case "--disable-validation", "--import", "--reset":
-			k.ask(quote(c), RuleKernel, catPersist, "mokutil "+w.Value+" changes which kernels and modules Secure Boot trusts",
-				"Ask the user to do it")
 			return
 		}
 	}
@@ -170,11 +177,10 @@ func (k *checker) mokutil(c *shell.Command) {
 // mdatp (Microsoft Defender): config … --value disabled switches a
 // protection off.
 func (k *checker) mdatp(c *shell.Command) {
-	a := parse(c.Args[1:], spec{long: []string{"value="}})
-	if a.lower(0) != "config" {
+	if operand(c, 0) != "config" {
 		return
 	}
-	for _, v := range a.values("--value") {
+	for _, v := range values(c, "value") {
 		if strings.EqualFold(v.Value, "disabled") {
 			k.ask(quote(c), RuleProtectionOff, catDefense, "it switches a Microsoft Defender protection off",
 				"Leave endpoint protection on; if it blocks your work, tell the user what it blocked")
@@ -183,11 +189,44 @@ func (k *checker) mdatp(c *shell.Command) {
 	}
 }
 
+// security (macOS): keychain dumps and password reads; adding a trusted
+// root certificate is defense.protection-off.
+func (k *checker) security(c *shell.Command) {
+	v := c.Inv
+	if len(v.SubNames) == 0 {
+		return
+	}
+	sub := strings.ToLower(v.SubNames[0])
+	switch sub {
+	case "dump-keychain", "export", "import":
+		k.credAsk(c, RuleKeychain, "security "+sub+" reads or writes whole keychains, which hold the user's saved passwords and keys",
+			"Do not touch the keychain; ask the user for the one secret you need", "~/Library/Keychains")
+	case "find-generic-password", "find-internet-password":
+		if has(c, "print-password", "print-password-stderr") {
+			k.credAsk(c, RuleKeychain, "security "+sub+" -w/-g prints a saved password from the keychain",
+				"Ask the user for the secret, or have the program read it from the keychain itself", "~/Library/Keychains")
+		}
+	case "add-trusted-cert", "trust-settings-import":
+		k.ask(quote(c), RuleProtectionOff, catDefense, "it makes the system trust a new certificate authority, which lets its owner intercept every TLS connection",
+			"Trust a certificate only for the one tool that needs it (e.g. NODE_EXTRA_CA_CERTS), or ask the user")
+	}
+}
+
+// certctl trust FILE (FreeBSD) adds a certificate authority to the trust
+// store; update-ca-certificates and update-ca-trust, which share the
+// entry, only rebuild it from the anchor directories (a write there is
+// judged in writes.go).
+func (k *checker) certctl(c *shell.Command) {
+	if c.Name == "certctl" && operand(c, 0) == "trust" && len(operands(c)) > 1 {
+		k.ask(quote(c), RuleProtectionOff, catDefense, "it makes the system trust a new certificate authority, which lets its owner intercept every TLS connection",
+			"Trust a certificate only for the one tool that needs it, or ask the user")
+	}
+}
+
 // ufw logging off stops the firewall's log (ufw disable is the ops
 // analyzer's).
 func (k *checker) ufwLogging(c *shell.Command) {
-	a := parse(c.Args[1:], spec{})
-	if a.lower(0) == "logging" && a.lower(1) == "off" {
+	if operand(c, 0) == "logging" && operand(c, 1) == "off" {
 		k.ask(quote(c), RuleLogTamper, catDefense, "it switches the firewall's log off, so blocked and allowed connections go unrecorded",
 			"Leave firewall logging on, or ask the user")
 	}
@@ -195,58 +234,64 @@ func (k *checker) ufwLogging(c *shell.Command) {
 
 // logErase: macOS "log erase" deletes the unified log.
 func (k *checker) logErase(c *shell.Command) {
-	a := parse(c.Args[1:], spec{})
-	if a.lower(0) == "erase" {
+	if c.Inv.Sub("erase") {
 		k.ask(quote(c), RuleLogTamper, catDefense, "log erase deletes the macOS unified log; what was logged is gone",
 			"Leave the log alone; read it with `log show --last 1h`")
 	}
 }
 
-// xattr -d/-c com.apple.quarantine removes the flag that makes
-// Gatekeeper check a downloaded program (warn: developers do it for apps
-// they trust).
+// xattr -d com.apple.quarantine removes the flag that makes Gatekeeper
+// check a downloaded program (warn: developers do it for apps they
+// trust).
 func (k *checker) xattr(c *shell.Command) {
-	del := false
-	for _, w := range c.Args[1:] {
-		v := w.Value
-		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.ContainsAny(v, "dc") {
-			del = true
-		}
-		if del && v == "com.apple.quarantine" {
-			k.warn(quote(c), RuleProtectionOff, catDefense, "removing com.apple.quarantine lets the program run without a Gatekeeper check",
-				"Only do this for a program the user downloaded and trusts")
-			return
-		}
+	if has(c, "delete") && operand(c, 0) == "com.apple.quarantine" {
+		k.warn(quote(c), RuleProtectionOff, catDefense, "removing com.apple.quarantine lets the program run without a Gatekeeper check",
+			"Only do this for a program the user downloaded and trusts")
 	}
 }
 
 // tmutil: disable, delete, deletelocalsnapshots, thinlocalsnapshots,
 // delete-backups (Time Machine backups are the way back after damage).
 func (k *checker) tmutil(c *shell.Command) {
-	a := parse(c.Args[1:], spec{})
-	switch v := a.lower(0); v {
+	switch v := operand(c, 0); v {
 	case "disable", "delete", "deletelocalsnapshots", "thinlocalsnapshots", "delete-backups", "disablelocal", "removedestination":
 		k.ask(quote(c), RuleBackupDelete, catDefense, "tmutil "+v+" switches Time Machine off or deletes backups, the way back after damage",
 			"Leave backups alone; ask the user to free space if that is the goal")
 	}
 }
 
-// chattr +i/-i/+a/-a (chflags schg/noschg/uchg/nouchg) on a system,
-// persistence or startup file.
+// chattr +i/-i/+a/-a (chflags schg/noschg/uchg/nouchg, their
+// simmutable/uimmutable and append spellings) on a system, persistence
+// or startup file.
 func (k *checker) chattr(c *shell.Command) {
-	flip := false
 	var targets []shell.Word
-	for _, w := range c.Args[1:] {
-		v := w.Value
-		switch {
-		case c.Name == "chattr" && len(v) > 1 && (v[0] == '+' || v[0] == '-' || v[0] == '=') && strings.ContainsAny(v[1:], "ia"):
-			flip = true
-		case c.Name == "chflags" && (strings.Contains(v, "schg") || strings.Contains(v, "uchg") || strings.Contains(v, "sappnd") || strings.Contains(v, "uappnd")):
-			flip = true
-		case strings.HasPrefix(v, "-"):
-		default:
+	flip := false
+	if rootName(c) == "chattr" {
+		// chattr's attribute changes look like options to the catalog
+		// (+i, -ia): an unlisted option i or a is one; "=ia" is an operand.
+		for _, o := range c.Inv.Opts {
+			flip = flip || !o.Known && (o.Name == "i" || o.Name == "a")
+		}
+		for _, w := range operands(c) {
+			if v := w.Value; len(v) > 1 && v[0] == '=' {
+				flip = flip || strings.ContainsAny(v[1:], "ia")
+				continue
+			}
 			targets = append(targets, w)
 		}
+	} else {
+		ops := operands(c)
+		if len(ops) < 2 {
+			return
+		}
+		for _, f := range strings.Split(strings.ToLower(ops[0].Value), ",") {
+			f = strings.TrimPrefix(f, "no")
+			switch f {
+			case "schg", "schange", "simmutable", "uchg", "uchange", "uimmutable", "sappnd", "sappend", "uappnd", "uappend":
+				flip = true
+			}
+		}
+		targets = ops[1:]
 	}
 	if !flip {
 		return
@@ -259,7 +304,7 @@ func (k *checker) chattr(c *shell.Command) {
 		if p == "" {
 			continue
 		}
-		if j := k.judge(p); j.Rule != "" || isLog(p) {
+		if j := judgePath(p, k.home, k.proj); j.level > levelNone || isLog(p) {
 			k.ask(quote(c), RuleImmutable, catDefense, "it changes the immutable or append-only flag of "+p+"; that locks a planted file in place or unlocks a protected one for editing",
 				"Leave file attributes of system and startup files alone, or ask the user")
 			return
@@ -267,19 +312,21 @@ func (k *checker) chattr(c *shell.Command) {
 	}
 }
 
+// stomps reports touch options that set times by hand.
+func stomps(c *shell.Command) bool { return has(c, "reference", "date", "t") }
+
 // timestomp: touch -r/-t/-d/--date/--reference on a system, persistence
 // or startup file backdates it (ATT&CK T1070.006).
 func (k *checker) timestomp(c *shell.Command) {
-	a := parse(c.Args[1:], touchSpec)
-	if !stomps(a) {
+	if !stomps(c) {
 		return
 	}
-	for _, t := range a.operands {
+	for _, t := range c.Inv.OperandsOf(programs.Create) {
 		p := k.abs(c, t)
 		if p == "" {
 			continue
 		}
-		if j := k.judge(p); j.Rule != "" || isLog(p) {
+		if j := judgePath(p, k.home, k.proj); j.level > levelNone || isLog(p) {
 			k.warn(quote(c), RuleTimestomp, catDefense, "it sets the timestamps of "+p+" by hand, which hides when a system or startup file was changed",
 				"Leave timestamps of system files alone")
 			return
@@ -287,30 +334,25 @@ func (k *checker) timestomp(c *shell.Command) {
 	}
 }
 
-// stomps reports touch options that set times by hand.
-func stomps(a argv) bool { return a.has("-r", "-t", "-d", "--reference", "--date") }
-
 // journalctl --vacuum-time/--vacuum-size/--vacuum-files (with or without
 // --rotate) deletes journal files.
 func (k *checker) journalctl(c *shell.Command) {
-	for _, w := range c.Args[1:] {
-		if strings.HasPrefix(w.Value, "--vacuum-") {
-			k.ask(quote(c), RuleLogTamper, catDefense, "it deletes archived system journal files; what was logged is gone",
-				"Leave the journal alone; read it with `journalctl -u <unit> --since …`, or ask the user to free space")
-			return
-		}
+	if has(c, "vacuum") {
+		k.ask(quote(c), RuleLogTamper, catDefense, "it deletes archived system journal files; what was logged is gone",
+			"Leave the journal alone; read it with `journalctl -u <unit> --since …`, or ask the user to free space")
 	}
 }
 
-// logDelete: rm, shred, unlink, srm, wipe of a system log.
+// logDelete: rm, shred, unlink, srm, wipe of a system log (its deletes
+// and in-place overwrites).
 func (k *checker) logDelete(c *shell.Command) {
-	for _, w := range c.Args[1:] {
-		if strings.HasPrefix(w.Value, "-") && !w.Dynamic {
+	for _, e := range c.Effects {
+		if e.Remote || e.Kind != shell.Deletes && e.Kind != shell.Modifies {
 			continue
 		}
-		p := k.abs(c, w)
+		p := e.Path
 		if p == "" {
-			p = k.prefixAbs(w)
+			p = k.prefixAbs(e.Word)
 		}
 		if p != "" && isLog(p) {
 			k.logAsk(c, p)
@@ -320,37 +362,31 @@ func (k *checker) logDelete(c *shell.Command) {
 }
 
 func (k *checker) logAsk(c *shell.Command, p string) {
-	k.ask(quote(c), RuleLogTamper, catDefense, "it deletes or overwrites "+p+", a system log or audit record; erasing logs hides what was done on the machine",
+	k.ask(quote(c), RuleLogTamper, catDefense, "it deletes or overwrites "+p+", a system log, audit record or mailbox; erasing them hides what was done on the machine",
 		"Leave logs alone; read them with `tail`/`journalctl`, or ask the user to rotate them")
 }
 
+// find: log deletion and key searches.
+func (k *checker) find(c *shell.Command) {
+	k.findLogs(c)
+	k.keySearch(c)
+}
+
 // findLogs: find under a log directory with -delete, or -exec/-execdir/
-// -ok of rm, shred, truncate or a redirect-free emptying program.
+// -ok of rm, shred, truncate or another program that destroys or
+// overwrites what it is handed.
 func (k *checker) findLogs(c *shell.Command) {
-	var roots []string
-	destroys := false
-	for i, w := range c.Args[1:] {
-		v := w.Value
-		switch {
-		case v == "-delete":
+	destroys := has(c, "delete")
+	for _, t := range k.findTails(c) {
+		switch rootName(t) {
+		case "rm", "shred", "truncate", "unlink", "srm", "cp", "dd":
 			destroys = true
-		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
-			if i+2 < len(c.Args) {
-				switch path.Base(c.Args[i+2].Value) {
-				case "rm", "shred", "truncate", "unlink", "srm", "wipe", "cp", "dd":
-					destroys = true
-				}
-			}
-		case !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "(") && !strings.HasPrefix(v, "!") && len(roots) == i:
-			if p := k.abs(c, w); p != "" {
-				roots = append(roots, p)
-			}
 		}
 	}
 	if !destroys {
 		return
 	}
-	for _, p := range roots {
+	for _, p := range findRoots(c) {
 		if isLog(p) {
 			k.logAsk(c, p)
 			return
@@ -358,14 +394,43 @@ func (k *checker) findLogs(c *shell.Command) {
 	}
 }
 
-// hookVars are shell variables whose value the shell runs or expands at
-// every prompt or command.
-var hookVars = map[string]bool{"PROMPT_COMMAND": true, "PS0": true, "PS1": true, "PS2": true, "PS4": true, "precmd_functions": true, "preexec_functions": true}
+// findRoots are find's starting points, absolute.
+func findRoots(c *shell.Command) []string {
+	var out []string
+	for _, e := range c.Effects {
+		if e.From == "operand" && e.Path != "" && (e.Kind == shell.Reads || e.Kind == shell.Deletes) {
+			out = append(out, e.Path)
+		}
+	}
+	return out
+}
+
+// findTails are the commands find's -exec, -execdir, -ok and -okdir run
+// (emitted after it, Via "find -exec").
+func (k *checker) findTails(c *shell.Command) []*shell.Command {
+	var out []*shell.Command
+	for _, t := range k.in.Script.Commands {
+		if t.Parent == c && t.Via == "find -exec" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// hookVar reports shell variables whose value the shell runs or expands
+// at every prompt or command.
+func hookVar(n string) bool {
+	switch n {
+	case "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4", "precmd_functions", "preexec_functions":
+		return true
+	}
+	return false
+}
 
 // hookActions are what a prompt hook does when it logs or sends what the
 // user types: read the history or the current command, append to a file,
 // send it over the network (lower case).
-var hookActions = []string{"history", "bash_command", ">>", "tee", "logger", "curl", "wget", "/dev/tcp", "/dev/udp", "nc ", "ncat", "socat"}
+var hookActions = [...]string{"history", "bash_command", ">>", "tee", "logger", "curl", "wget", "/dev/tcp", "/dev/udp", "nc ", "ncat", "socat"}
 
 // assigns: PROMPT_COMMAND=… and PS0–PS4 holding a command substitution,
 // when the hook logs or sends what is typed (a prompt that only shows the
@@ -374,7 +439,7 @@ func (k *checker) assigns(c *shell.Command, as []string) {
 	for _, a := range as {
 		n, v, ok := strings.Cut(a, "=")
 		n = strings.TrimSuffix(n, "+")
-		if !ok || !hookVars[n] {
+		if !ok || !hookVar(n) {
 			continue
 		}
 		if n != "PROMPT_COMMAND" && !strings.Contains(v, "$(") && !strings.Contains(v, "`") {
@@ -402,7 +467,7 @@ func (k *checker) assigns(c *shell.Command, as []string) {
 // variable.
 func (k *checker) declare(c *shell.Command) {
 	var as []string
-	for _, w := range c.Args[1:] {
+	for _, w := range operands(c) {
 		if strings.Contains(w.Raw, "=") {
 			// Raw keeps "$(…)" and backticks that Value resolves away.
 			n, _, _ := strings.Cut(w.Value, "=")
@@ -415,11 +480,11 @@ func (k *checker) declare(c *shell.Command) {
 
 // trap 'CMD' DEBUG (and RETURN): runs CMD before every command.
 func (k *checker) trap(c *shell.Command) {
-	a := parse(c.Args[1:], spec{})
-	if len(a.operands) < 2 || a.operand(0) == "" || a.operand(0) == "-" {
+	ops := operands(c)
+	if len(ops) < 2 || ops[0].Value == "" || ops[0].Value == "-" {
 		return
 	}
-	for _, s := range a.operands[1:] {
+	for _, s := range ops[1:] {
 		switch strings.ToUpper(s.Value) {
 		case "DEBUG", "RETURN":
 			k.ask(quote(c), RuleShellHook, catDefense, "a DEBUG trap runs its command before every command the shell runs, the way keystroke loggers hook a shell",
@@ -432,11 +497,11 @@ func (k *checker) trap(c *shell.Command) {
 // historyBuiltin: history -w/-a FILE writes the session history to
 // another file.
 func (k *checker) historyBuiltin(c *shell.Command) {
-	a := parse(c.Args[1:], spec{vals: "d"})
-	if !a.has("-w", "-a") || len(a.operands) == 0 {
+	ops := operands(c)
+	if !has(c, "w", "a") || len(ops) == 0 {
 		return
 	}
-	f := a.operands[0]
+	f := ops[0]
 	if f.Value == "/dev/null" || isHistoryName(f.Value) {
 		return
 	}

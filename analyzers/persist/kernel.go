@@ -6,15 +6,6 @@ import (
 	"github.com/toolwall/toolwall/shell"
 )
 
-func init() {
-	register((*checker).insmod, "insmod", "kextload", "kextutil")
-	register((*checker).modprobe, "modprobe")
-	register((*checker).kmutil, "kmutil")
-	register((*checker).sysctl, "sysctl")
-	register((*checker).grubInstall, "grub-install", "grub2-install")
-	register((*checker).efibootmgr, "efibootmgr")
-}
-
 func (k *checker) kernel(c *shell.Command, why string) {
 	k.ask(quote(c), RuleKernel, catPersist, why,
 		"Do not load kernel code or change kernel and boot settings; tell the user what you need and let them do it")
@@ -24,31 +15,35 @@ func (k *checker) kernel(c *shell.Command, why string) {
 // (ATT&CK T1547.006). Removal (rmmod, kextunload) passes: it is undone by
 // loading again.
 func (k *checker) insmod(c *shell.Command) {
-	if helpOnly(c) || len(c.Args) < 2 {
+	if helpOnly(c) || len(operands(c)) == 0 {
 		return
 	}
 	k.kernel(c, c.Name+" loads code into the running kernel, where it runs with full control of the machine")
 }
 
-// modprobe NAME loads a module installed in the system's module tree:
-// warn (insmod of an arbitrary file asks); -r/--remove, -n/--dry-run and
-// the --show-* and -c queries pass.
+// modprobe's entry holds modprobe, insmod, rmmod and depmod. modprobe
+// NAME loads a module installed in the system's module tree: warn
+// (insmod of an arbitrary file asks); -r/--remove, -n/--dry-run and the
+// --show-* and -c queries pass.
 func (k *checker) modprobe(c *shell.Command) {
-	a := parse(c.Args[1:], spec{vals: "CdSo", long: []string{"config=", "dirname=", "set-version=", "remove", "dry-run", "show",
-		"show-depends", "showconfig", "show-config", "show-modversions", "dump-modversions", "show-exports", "resolve-alias", "all",
-		"verbose", "quiet", "force", "first-time", "ignore-install", "ignore-remove", "use-blacklist", "syslog", "version", "help"}})
-	if len(a.operands) == 0 || helpOnly(c) || a.has("-r", "--remove", "-n", "--dry-run", "--show", "-D", "--show-depends", "-c",
-		"--showconfig", "--show-config", "--show-modversions", "--dump-modversions", "--show-exports", "-R", "--resolve-alias") {
+	switch c.Name {
+	case "insmod":
+		k.insmod(c)
+		return
+	case "rmmod", "depmod":
 		return
 	}
-	k.warn(quote(c), RuleKernel, catPersist, "modprobe loads "+a.operand(0)+" from the installed module tree into the running kernel",
+	if len(operands(c)) == 0 || helpOnly(c) || has(c, "remove", "dry-run", "show", "show-depends", "D", "showconfig", "show-config",
+		"show-modversions", "dump-modversions", "show-exports", "resolve-alias", "R") {
+		return
+	}
+	k.warn(quote(c), RuleKernel, catPersist, "modprobe loads "+operand(c, 0)+" from the installed module tree into the running kernel",
 		"Load kernel modules only when the user asked for it")
 }
 
 // kmutil load (macOS).
 func (k *checker) kmutil(c *shell.Command) {
-	a := parse(c.Args[1:], spec{posix: true})
-	if a.lower(0) == "load" {
+	if c.Inv.Sub("load") {
 		k.kernel(c, "kmutil load loads a kernel extension, which runs with full control of the machine")
 	}
 }
@@ -57,21 +52,21 @@ func (k *checker) kmutil(c *shell.Command) {
 // as BSD and macOS take it), or loading settings from a file outside
 // /etc (-p FILE, --load FILE).
 func (k *checker) sysctl(c *shell.Command) {
-	a := parse(c.Args[1:], spec{opt: "p", long: []string{"load", "system", "write", "all", "names", "values"}})
-	for _, o := range a.operands {
+	ops := operands(c)
+	for _, o := range ops {
 		name, _, set := strings.Cut(o.Value, "=")
 		if !set {
 			continue
 		}
-		if what, ok := securityKnobs[strings.ReplaceAll(name, "/", ".")]; ok {
+		if what, ok := securityKnob(strings.ReplaceAll(name, "/", ".")); ok {
 			k.kernel(c, "it changes "+name+" ("+what+"), which weakens a protection of the whole machine")
 			return
 		}
 	}
-	files := a.values("-p", "--load")
-	if a.has("-p", "--load") {
-		files = append(files, a.operands...)
+	if !has(c, "load") {
+		return
 	}
+	files := append(values(c, "load"), ops...)
 	for _, f := range files {
 		if f.Dynamic || !strings.HasPrefix(f.Value, "/etc/") && !strings.HasPrefix(f.Value, "/usr/lib/sysctl.d/") && !strings.HasPrefix(f.Value, "/run/sysctl.d/") {
 			k.kernel(c, "it loads kernel settings from "+f.Raw+", which can switch protections of the whole machine off")
@@ -88,14 +83,18 @@ func (k *checker) grubInstall(c *shell.Command) {
 	k.kernel(c, c.Name+" writes a new boot loader; a wrong one leaves the machine unbootable or boots other code")
 }
 
-// efibootmgr: creating, deleting or reordering boot entries (-c, -B, -o,
-// -n, -a, -A, -b with a change); -v and no options only list.
+// efibootmgr: creating, deleting or reordering boot entries; -v and no
+// options only list.
 func (k *checker) efibootmgr(c *shell.Command) {
-	a := parse(c.Args[1:], spec{vals: "bdeEilLnoOpt", long: []string{"bootnum=", "disk=", "edd=", "device=", "loader=", "label=",
-		"bootnext=", "bootorder=", "part=", "timeout=", "append-binary-args=", "create", "create-only", "delete-bootnum",
-		"delete-bootorder", "delete-bootnext", "active", "inactive", "remove-dups", "unicode", "verbose", "quiet", "driver", "sysprep"}})
-	if a.has("-c", "--create", "-C", "--create-only", "-B", "--delete-bootnum", "-o", "--bootorder", "-n", "--bootnext",
-		"-a", "--active", "-A", "--inactive", "-O", "--delete-bootorder", "-N", "--delete-bootnext") {
+	if has(c, "create", "create-only", "delete", "bootorder", "bootnext", "active", "inactive", "delete-bootorder", "delete-bootnext") {
 		k.kernel(c, "efibootmgr changes the machine's firmware boot entries: what boots next, or whether it boots at all")
+	}
+}
+
+// mokutil --disable-validation turns Secure Boot checking off; --import
+// enrolls a key the boot loader then trusts.
+func (k *checker) mokutil(c *shell.Command) {
+	if has(c, "disable-validation", "import", "reset") {
+		k.kernel(c, "mokutil changes which kernels and modules Secure Boot trusts")
 	}
 }

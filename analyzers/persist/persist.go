@@ -3,7 +3,6 @@ package persist
 import (
 	"context"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/toolwall/toolwall"
@@ -148,6 +147,13 @@ type checker struct {
 	proj string
 	user string
 	seen map[string]bool
+	// depth counts shell text read from AppleScript's "do shell script"
+	// (see applescript); one level is read.
+	depth int
+	// once holds the rules already reported for the writes of the
+	// command being judged: one finding per rule and command (a copy
+	// into a directory names the directory and the file in it).
+	once map[string]bool
 }
 
 func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
@@ -161,60 +167,193 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	if k.home != "" {
 		k.user = path.Base(k.home)
 	}
-	for _, c := range in.Script.Commands {
+	for i, c := range in.Script.Commands {
 		if c == nil {
 			continue
 		}
-		k.command(c)
+		k.command(in.Script.Commands, i, c)
 	}
 }
 
-// command runs every rule on one command.
-func (k *checker) command(c *shell.Command) {
-	k.assigns(c, c.Assigns)
+// command runs every rule on one command. A command that runs on
+// another host or inside a container (c.Remote) is judged for what it
+// does there (an account made on a server is still an account), but its
+// paths are not this machine's: only its writes that map back to host
+// paths through a container's mounts are judged as writes here.
+func (k *checker) command(all []*shell.Command, i int, c *shell.Command) {
 	k.writes(c)
+	k.assigns(c, c.Assigns)
 	k.memoryWords(c)
 	if len(c.Args) == 0 {
 		return
 	}
-	name := c.Name
-	if slices.Contains(c.Wrappers, "systemd-run") {
-		k.systemdWrapped(c)
-	}
-	if f, ok := commands[name]; ok {
-		f(k, c)
+	k.wrapped(c)
+	switch rootName(c) {
+	// accounts.go
+	case "useradd", "userdel", "chgpasswd", "dsenableroot", "ldapadd":
+		k.accountTool(c)
+	case "usermod":
+		k.usermod(c)
+	case "groupadd":
+		k.group(c)
+	case "passwd":
+		k.passwd(c)
+	case "chsh":
+		k.chsh(c)
+	case "chage":
+		k.chage(c)
+	case "pw":
+		k.pw(c)
+	case "dscl":
+		k.dscl(c)
+	case "sysadminctl":
+		k.sysadminctl(c)
+	case "dseditgroup":
+		k.dseditgroup(c)
+	case "visudo", "vipw":
+		k.visudo(c)
+	case "samba-tool":
+		k.sambaTool(c)
+	case "smbpasswd", "pdbedit":
+		k.samba(c)
+	// schedule.go
+	case "crontab":
+		k.crontab(c)
+	case "at":
+		k.at(c)
+	case "systemctl":
+		k.systemctl(c)
+	case "launchctl":
+		k.launchctl(c)
+	case "defaults":
+		k.defaults(c)
+	case "osascript":
+		k.osascript(c)
+	case "update-rc.d":
+		k.updateRCd(c)
+	case "chkconfig":
+		k.chkconfig(c)
+	case "rc-update":
+		k.rcUpdate(c)
+	case "insserv":
+		k.insserv(c)
+	case "sysrc":
+		k.sysrc(c)
+	case "service":
+		k.service(c)
+	case "loginctl":
+		k.loginctl(c)
+	// kernel.go
+	case "modprobe":
+		k.modprobe(c)
+	case "systemd-run":
+		k.systemdRun(c)
+	case "kextload":
+		k.insmod(c)
+	case "kmutil":
+		k.kmutil(c)
+	case "sysctl":
+		k.sysctl(c)
+	case "grub-install":
+		k.grubInstall(c)
+	case "efibootmgr":
+		k.efibootmgr(c)
+	case "mokutil":
+		k.mokutil(c)
+	// defense.go
+	case "auditctl":
+		k.auditctl(c)
+	case "spctl":
+		k.spctl(c)
+	case "csrutil":
+		k.csrutil(c)
+	case "tmutil":
+		k.tmutil(c)
+	case "chattr", "chflags":
+		if !c.Remote {
+			k.chattr(c)
+		}
+	case "touch":
+		if !c.Remote {
+			k.timestomp(c)
+		}
+	case "journalctl":
+		k.journalctl(c)
+	case "rm", "shred", "unlink", "srm":
+		k.logDelete(c)
+	case "find":
+		k.find(c)
+	case "trap":
+		k.trap(c)
+	case "export":
+		k.declare(c)
+	case "pkill":
+		k.killSecurity(c)
+	case "kill":
+		k.killByLookup(all, i, c)
+	case "socketfilterfw":
+		k.socketfilterfw(c)
+	case "history":
+		k.historyBuiltin(c)
+	case "mdatp":
+		k.mdatp(c)
+	case "ufw":
+		k.ufwLogging(c)
+	case "log":
+		k.logErase(c)
+	case "xattr":
+		k.xattr(c)
+	case "security":
+		k.security(c)
+	case "update-ca-certificates":
+		k.certctl(c)
+	// creddump.go
+	case "lazagne":
+		k.dumpTool(c)
+	case "hashcat":
+		k.cracker(c)
+	case "gcore":
+		k.gcore(c)
+	case "gdb", "lldb":
+		k.gdb(c)
+	case "grep", "rg", "ag", "ack":
+		k.search(c)
+	case "locate":
+		k.locate(c)
+	case "tcpdump", "tshark", "tcpflow":
+		k.sniff(c)
+	case "ettercap":
+		k.intercept(c)
 	}
 	if v := c.Args[0].Value; !c.Args[0].Dynamic && (strings.HasPrefix(v, "/etc/init.d/") || strings.HasPrefix(v, "/etc/rc.d/")) {
 		k.initScript(c)
 	}
 	k.browserWords(c)
 	k.copiesHistory(c)
-	if isInterpreter(name) {
-		k.interpreted(c)
-	}
+	k.interpreted(c)
 }
 
-// commands maps a program's lower-cased base name to its rules; filled in
-// init by the file of each area so that the table and the functions it
-// names do not form an initialization cycle.
-var commands = map[string]func(*checker, *shell.Command){}
-
-func register(f func(*checker, *shell.Command), names ...string) {
-	for _, n := range names {
-		if _, dup := commands[n]; dup {
-			panic("persist: " + n + " registered twice")
-		}
-		commands[n] = f
+// rootName is the canonical name of c's program in the catalog ("" when
+// it has no entry): the entry's first name, so every name a program is
+// installed under is judged alike (grm is rm, python3.12 is python).
+func rootName(c *shell.Command) string {
+	if p := c.Inv.Program(); p != nil {
+		return p.Root().Name
 	}
+	return ""
 }
 
-// add reports a finding once per (rule, reason).
+// add reports a finding once per (rule, reason), and once per rule for
+// the writes of one command.
 func (k *checker) add(act toolwall.Action, rule, category, reason string) {
 	key := rule + "\x00" + reason
-	if k.seen[key] {
+	if k.seen[key] || k.once != nil && k.once[rule] {
 		return
 	}
 	k.seen[key] = true
+	if k.once != nil {
+		k.once[rule] = true
+	}
 	score := askScore
 	switch act {
 	case toolwall.Deny:
@@ -268,13 +407,12 @@ func (k *checker) cwd(c *shell.Command) string {
 }
 
 // abs resolves a static word to an absolute, clean path ("" for a dynamic
-// word or an empty one). ~ is resolved by the reader; a leftover "~/" (a
-// quoted tilde inside a larger word) is expanded here.
+// word or an empty one).
 func (k *checker) abs(c *shell.Command, w shell.Word) string {
 	if w.Dynamic || w.Value == "" {
 		return ""
 	}
-	return paths.Abs(paths.Expand(w.Value, k.home), k.cwd(c))
+	return paths.Abs(w.Value, k.cwd(c))
 }
 
 // prefixAbs resolves the certain leading part of a dynamic word when it
@@ -285,6 +423,54 @@ func (k *checker) prefixAbs(w shell.Word) string {
 		return ""
 	}
 	return paths.Abs(p, "")
+}
+
+// operands returns the words of c's operands, in order.
+func operands(c *shell.Command) []shell.Word {
+	v := c.Inv
+	if v == nil {
+		return nil
+	}
+	out := make([]shell.Word, 0, len(v.Operands))
+	for k := range v.Operands {
+		out = append(out, v.Operand(k))
+	}
+	return out
+}
+
+// operand returns the value of operand i lower-cased, or "".
+func operand(c *shell.Command, i int) string {
+	if c.Inv == nil {
+		return ""
+	}
+	return strings.ToLower(c.Inv.Operand(i).Value)
+}
+
+// has reports whether c's invocation has one of the named options.
+func has(c *shell.Command, names ...string) bool {
+	return c.Inv != nil && c.Inv.Parsed != nil && c.Inv.Has(names...)
+}
+
+// values returns the values of c's named options.
+func values(c *shell.Command, names ...string) []shell.Word {
+	if c.Inv == nil || c.Inv.Parsed == nil {
+		return nil
+	}
+	return c.Inv.Values(names...)
+}
+
+// helpOnly reports an argv that only asks for help or a version.
+func helpOnly(c *shell.Command) bool {
+	if has(c, "help", "version") {
+		return true
+	}
+	for _, w := range c.Args[1:] {
+		switch w.Value {
+		case "--help", "--version", "-?":
+			return true
+		}
+	}
+	return false
 }
 
 // baseName is the lower-cased last element of p.

@@ -142,6 +142,8 @@ type deletion struct {
 	// targets are the literal paths the deletes name, in order ("~" and
 	// "~/…" for PowerShell's home).
 	targets []string
+	// unknown: a delete call whose target is not a string literal.
+	unknown bool
 }
 
 // recursiveDelete finds the first recursive-delete call in code outside
@@ -175,15 +177,18 @@ func recursiveDelete(l lang, code, home string) (deletion, bool) {
 		}
 		if t := deleteTarget(l, code[loc[0]:], arg); len(t) > 0 {
 			d.targets = t
+		} else {
+			d.unknown = true
 		}
 		targets := append(found.targets, d.targets...)
+		unknown := found.unknown || d.unknown
 		if !ok || (found.catastrophic == "" && d.catastrophic != "") {
 			found, ok = d, true
 		}
-		found.targets = targets
+		found.targets, found.unknown = targets, unknown
 	}
 	if !ok && l == langNode && rimrafRE.MatchString(code) {
-		found, ok = deletion{call: "rimraf"}, true
+		found, ok = deletion{call: "rimraf", unknown: true}, true
 	}
 	return found, ok
 }

@@ -18,9 +18,12 @@
 //     an awk program that runs its input (system($0), print | "sh"); or an
 //     interpreter whose code is made at run time while its stdin is
 //     network content (curl … | bash -c "$(cat)", … | while read l; do
-//     eval "$l"; done). The walk upstream stops at stages that do not
-//     forward their input (sha256sum, wc, grep -c, echo). An upstream
-//     stage whose command name is dynamic → ask.
+//     eval "$l"; done); or an interpreter reading a descriptor an earlier
+//     exec opened on network content (exec 3< <(curl …); bash <&3); a
+//     command reading /dev/tcp or /dev/udp on stdin is network content
+//     too (cat < /dev/tcp/h/80 | sh). The walk upstream stops at stages
+//     that do not forward their input (sha256sum, wc, grep -c, echo). An
+//     upstream stage whose command name is dynamic → ask.
 //   - remote.process-substitution: bash <(curl …), source <(wget -O- …),
 //     bash < <(curl …).
 //   - remote.substituted-script: sh -c "$(curl …)", eval "`wget -O- …`",
@@ -37,25 +40,51 @@
 //     ruby -e, php -r, lua -e, pwsh -c) that fetch and evaluate.
 //   - remote.download-exec: one call downloads a file and executes it
 //     (curl -o a.sh URL && sh a.sh).
-//   - interp.recursive-delete (ask; deny for / or the home directory):
-//     one-liners that delete a tree (shutil.rmtree, os.removedirs,
-//     fs.rmSync/rmdirSync/rm with recursive, rimraf, fs-extra remove,
-//     File::Path rmtree/remove_tree, FileUtils.rm_rf/rm_r/remove_dir,
-//     Remove-Item -Recurse). A literal target is judged as "rm -rf
-//     TARGET" by the destroy analyzer: deny where that denies
-//     (shutil.rmtree('/etc'), rmtree('.'), Remove-Item -Recurse ~).
+//   - interp.recursive-delete: one-liners that delete a tree
+//     (shutil.rmtree, os.removedirs, fs.rmSync/rmdirSync/rm with
+//     recursive, rimraf, fs-extra remove, File::Path rmtree/remove_tree,
+//     FileUtils.rm_rf/rm_r/remove_dir, Remove-Item -Recurse). A literal
+//     target is judged as "rm -rf TARGET" by the destroy analyzer (spec
+//     c428): deny where that denies (shutil.rmtree('/etc'), rmtree('.'),
+//     Remove-Item -Recurse ~), ask where it asks, nothing where it passes
+//     (shutil.rmtree('build')); the root or the home directory however
+//     the language spells it denies; a target that is not a literal asks.
+//   - remote.package-install: a package installed as root from a URL
+//     (rpm -U URL, dnf/yum/zypper install URL, pacman -U URL, brew
+//     install URL) or from a file this call downloaded (wget x.deb && dpkg
+//     -i x.deb; apt install ./x.deb).
+//   - remote.reverse-shell: a shell handed to the network: a shell whose
+//     stdin or stdout is /dev/tcp or /dev/udp, netcat's -e/-c or socat's
+//     EXEC:/SYSTEM: running a shell, an interpreter or a program the
+//     catalog does not know, or a shell piped into netcat (a server that
+//     runs a known program that reads no code, nc -l -e /bin/cat, is not
+//     one).
 //   - fork-bomb: one-liner code that forks in an endless loop (perl
 //     'fork while fork', python 'while True: os.fork()', ruby 'loop {
 //     fork }', php pcntl_fork in while(1)).
 //   - ssrf.metadata: a curl/wget URL that names a cloud metadata endpoint
 //     (see package ssrf, CheckCommandURL).
 //
-// Effects for chain rules: download-file (curl -o/-O/--output/--output-dir,
+// Every program is read through its catalog entry (package programs):
+// an interpreter's language and its code, script and stdin roles, a
+// client's output and URL options, a decoder's decode option, by
+// canonical name; the analyzer parses no argv of its own. PowerShell's
+// case-insensitive, abbreviated parameters are matched by prefix when
+// the catalog does not list the spelling.
+//
+// Effects for chain rules: install-package (the package file of dpkg
+// -i, rpm -i, apt/dnf/zypper install of a path, pacman -U, brew install
+// of a formula file), build-input (what a build or test tool runs as
+// code: the makefiles of make, package.json of npm/pnpm/yarn/bun install
+// and run, conftest.py and test files of pytest, setup.py and
+// pyproject.toml of pip install DIR, main.go of go run PACKAGE, build.rs
+// of cargo); download-file (curl -o/-O/--output/--output-dir,
 // > file; wget, wget -O, -P; aria2c -o/-d, httpie/xh -o, fetch -o; a cp,
 // install, mv or ln of a file downloaded earlier in the call) with the
 // absolute path; download-stdout;
 // exec-local (sh f, . f, source f, ./f, /abs/f, python f, cat f | sh,
-// sh < f); egress (curl -d/--data*/--json/-F/-T/-X POST|PUT|PATCH, wget
+// sh < f, and every file a command runs by its catalog entry: make -f f,
+// go run f.go, awk -f f); egress (curl -d/--data*/--json/-F/-T/-X POST|PUT|PATCH, wget
 // --post-*/--body-*/--method, nc/ncat/socat/telnet without -l, scp/rsync/
 // sftp to a remote with each local source as Path, ssh with piped or
 // redirected stdin, and any curl/wget argument holding a command

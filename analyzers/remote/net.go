@@ -5,332 +5,80 @@ import (
 	"strings"
 
 	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
-// netClients are programs whose standard output is network content.
-var netClients = map[string]bool{
-	"curl": true, "wget": true, "wget2": true, "fetch": true, "http": true, "https": true,
-	"xh": true, "xhs": true, "lwp-request": true, "get": true, "lynx": true, "w3m": true,
-	"links": true, "elinks": true, "aria2c": true, "nc": true, "ncat": true, "netcat": true,
-	"socat": true, "telnet": true, "tftp": true, "curlie": true,
+// devNet reports bash's network pseudo-files (/dev/tcp/HOST/PORT,
+// /dev/udp/HOST/PORT): a redirection from one reads from the network.
+func devNet(p string) bool {
+	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
 }
 
-// sshValue are ssh's options that take the next word.
-const sshValue = "BbcDEeFIiJLlmOoPpQRSWw"
-
-// sshRemoteCommand reports whether ssh runs a command on the remote host,
-// whose output is then content from that host.
-func sshRemoteCommand(c *shell.Command) bool {
-	operands := 0
-	for i := 1; i < len(c.Args); i++ {
-		v := c.Args[i].Value
-		switch {
-		case v == "--":
-			operands += len(c.Args) - i - 1
-			i = len(c.Args)
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			if strings.IndexByte(sshValue, v[len(v)-1]) >= 0 {
-				i++
-			}
-		default:
-			operands++
-		}
-	}
-	return operands >= 2
-}
-
-// cloudCat reports the object-store readers that print an object:
-// aws s3 cp SRC -, gsutil cat, gcloud storage cat, rclone cat, gh release
-// download -O -.
-func cloudCat(c *shell.Command) bool {
-	switch c.Name {
-	case "aws":
-		return c.Arg(1) == "s3" && c.Arg(2) == "cp" && c.Arg(len(c.Args)-1) == "-"
-	case "gsutil", "rclone":
-		return c.Arg(1) == "cat"
-	case "gcloud":
-		return c.Arg(1) == "storage" && c.Arg(2) == "cat"
-	case "gh":
-		if c.Arg(1) == "release" && c.Arg(2) == "download" {
-			for i, w := range c.Args {
-				if (w.Value == "-O" || w.Value == "--output") && c.Arg(i+1) == "-" || w.Value == "--output=-" {
-					return true
-				}
-			}
-		}
+// fetchClient reports programs whose standard output is what they
+// fetched from the network (by catalog entry).
+func fetchClient(root string) bool {
+	switch root {
+	case "curl", "wget", "fetch", "http", "curlie", "aria2c", "lwp-request", "lynx", "nc", "socat", "ftp":
+		return true
 	}
 	return false
 }
 
-// isNetSource reports whether c's standard output carries network content:
-// a network client, openssl s_client, gh api, busybox wget/nc, or an
-// interpreter one-liner that fetches.
+// isNetSource reports whether c's standard output carries network
+// content: a network client, openssl s_client, gh api, gh gist view, gh
+// release download -O -, git archive --remote, ssh with a remote
+// command, an object-store reader that prints (aws s3 cp SRC -, gsutil
+// cat, gcloud storage cat, rclone cat), a command reading /dev/tcp on
+// stdin, or an interpreter one-liner that fetches.
 func isNetSource(c *shell.Command) bool {
-	switch {
-	case netClients[c.Name]:
-		return true
-	case c.Name == "openssl":
-		return c.Arg(1) == "s_client"
-	case c.Name == "gh":
-		return c.Arg(1) == "api" || (c.Arg(1) == "gist" && c.Arg(2) == "view") || cloudCat(c)
-	case c.Name == "busybox":
-		return netClients[c.Arg(1)]
-	case c.Name == "ssh":
-		return sshRemoteCommand(c)
-	case c.Name == "git" && c.Arg(1) == "archive":
-		for _, w := range c.Args[2:] {
-			if strings.HasPrefix(w.Value, "--remote") {
-				return true
-			}
-		}
-	case cloudCat(c):
+	if c.Stdin.Kind == shell.StdinFile && devNet(c.Stdin.Path) {
 		return true
 	}
-	if p, ok := programOf(c); ok && p.lang != langShell {
-		return fetches(p.lang, p.codeText())
+	v := c.Inv
+	p := v.Program()
+	if p == nil {
+		return false
+	}
+	root := p.Root().Name
+	switch {
+	case fetchClient(root):
+		return true
+	case root == "openssl":
+		return v.Sub("s_client")
+	case root == "gh":
+		return v.Sub("api") || v.Sub("gist", "view") || v.Sub("release", "download") && outputs(v, "output", "-")
+	case root == "ssh":
+		return len(v.OperandsOf(programs.Remote)) > 0
+	case root == "git":
+		return v.Sub("archive") && v.Has("remote")
+	case root == "aws":
+		ops := v.OperandsOf(programs.None)
+		return v.Sub("s3", "cp") && len(ops) > 0 && ops[len(ops)-1].Value == "-"
+	case root == "gsutil" || root == "rclone":
+		return v.Sub("cat")
+	case root == "gcloud":
+		return v.Sub("storage", "cat")
+	}
+	if pr, ok := programOf(c); ok && pr.lang != langShell {
+		return fetches(pr.lang, pr.codeText())
 	}
 	return false
 }
 
-// clientArgs is a network client's command line read into URLs, outputs
-// and uploads.
-type clientArgs struct {
-	urls []shell.Word
-	// outs are the -o / -O / wget -O choices in order: a path, "-" for
-	// stdout, or "" for the remote name (last URL path element).
-	outs      []string
-	remoteAll bool
-	outDir    string
-	// uploads are the local files sent (-d @f, -F x=@f, -T f); "-" for stdin.
-	uploads []string
-	// posts is set when the request sends data (-d, -F, -T, -X POST, ...).
-	posts bool
+// outputs reports whether the named option's last value is want.
+func outputs(v *shell.Invocation, name, want string) bool {
+	ws := v.Values(name)
+	return len(ws) > 0 && !ws[len(ws)-1].Dynamic && ws[len(ws)-1].Value == want
 }
 
-// Options of curl that take a value (curl(1); curl has no --opt=value form).
-var curlValueShort = "AbcCdDeEFHKmoPQrtTuUwxXyYz"
-
-var curlValueLong = map[string]bool{
-	"--output": true, "--output-dir": true, "--data": true, "--data-raw": true, "--data-binary": true,
-	"--data-ascii": true, "--data-urlencode": true, "--json": true, "--form": true, "--form-string": true,
-	"--upload-file": true, "--request": true, "--url": true, "--header": true, "--user": true,
-	"--user-agent": true, "--referer": true, "--cookie": true, "--cookie-jar": true, "--config": true,
-	"--connect-timeout": true, "--max-time": true, "--retry": true, "--retry-delay": true,
-	"--retry-max-time": true, "--proxy": true, "--proxy-user": true, "--cacert": true, "--capath": true,
-	"--cert": true, "--key": true, "--cert-type": true, "--key-type": true, "--pass": true,
-	"--resolve": true, "--connect-to": true, "--interface": true, "--dns-servers": true,
-	"--limit-rate": true, "--max-filesize": true, "--range": true, "--continue-at": true,
-	"--write-out": true, "--dump-header": true, "--trace": true, "--trace-ascii": true, "--stderr": true,
-	"--ciphers": true, "--netrc-file": true, "--oauth2-bearer": true, "--aws-sigv4": true,
-	"--expect100-timeout": true, "--keepalive-time": true, "--local-port": true, "--max-redirs": true,
-	"--noproxy": true, "--preproxy": true, "--proto": true, "--proto-redir": true, "--time-cond": true,
-	"--unix-socket": true, "--abstract-unix-socket": true, "--variable": true, "--ftp-port": true,
-	"--mail-from": true, "--mail-rcpt": true, "--tls-max": true, "--speed-limit": true,
-	"--speed-time": true, "--telnet-option": true, "--quote": true, "--pinnedpubkey": true,
-	"--crlfile": true, "--socks4": true, "--socks4a": true, "--socks5": true, "--socks5-hostname": true,
-	"--proxy-header": true, "--doh-url": true, "--etag-save": true, "--etag-compare": true,
-	"--hsts": true, "--alt-svc": true, "--rate": true, "--parallel-max": true, "--url-query": true,
-	"--create-file-mode": true, "--happy-eyeballs-timeout-ms": true, "--ip-tos": true,
-}
-
-// Options of wget that take a value (wget(1)); long ones also as --opt=value.
-var wgetValueShort = "OoaPtTwUeiBQlDRAXI"
-
-var wgetValueLong = map[string]bool{
-	"--output-document": true, "--output-file": true, "--append-output": true, "--directory-prefix": true,
-	"--tries": true, "--timeout": true, "--wait": true, "--user-agent": true, "--execute": true,
-	"--input-file": true, "--base": true, "--quota": true, "--level": true, "--domains": true,
-	"--reject": true, "--accept": true, "--exclude-directories": true, "--include-directories": true,
-	"--header": true, "--post-data": true, "--post-file": true, "--body-data": true, "--body-file": true,
-	"--method": true, "--user": true, "--password": true, "--http-user": true, "--http-password": true,
-	"--load-cookies": true, "--save-cookies": true, "--referer": true, "--ca-certificate": true,
-	"--certificate": true, "--private-key": true, "--limit-rate": true, "--dns-timeout": true,
-	"--connect-timeout": true, "--read-timeout": true, "--waitretry": true, "--bind-address": true,
-	"--restrict-file-names": true, "--config": true, "--max-redirect": true, "--ftp-user": true,
-	"--ftp-password": true, "--secure-protocol": true, "--progress": true,
-}
-
-// readCurl reads curl's argv.
-func readCurl(args []shell.Word) clientArgs {
-	var ca clientArgs
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		a := w.Value
-		val := func() string {
-			if i+1 < len(args) {
-				i++
-				return args[i].Value
-			}
-			return ""
-		}
-		switch {
-		case a == "--remote-name-all":
-			ca.remoteAll = true
-		case a == "--remote-name":
-			ca.outs = append(ca.outs, "")
-		case strings.HasPrefix(a, "--"):
-			if !curlValueLong[a] {
-				continue
-			}
-			v := val()
-			switch a {
-			case "--url":
-				ca.urls = append(ca.urls, args[i])
-			case "--output":
-				ca.outs = append(ca.outs, v)
-			case "--output-dir":
-				ca.outDir = v
-			case "--data", "--data-binary", "--data-ascii", "--json", "--data-urlencode":
-				ca.posts = true
-				ca.uploads = appendAt(ca.uploads, v, a == "--data-urlencode")
-			case "--data-raw", "--form-string":
-				ca.posts = true
-			case "--form":
-				ca.posts = true
-				ca.uploads = appendForm(ca.uploads, v)
-			case "--upload-file":
-				ca.posts = true
-				ca.uploads = append(ca.uploads, v)
-			case "--request":
-				ca.posts = ca.posts || isSendMethod(v)
-			}
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			for j := 1; j < len(a); j++ {
-				ch := a[j]
-				if ch == 'O' {
-					ca.outs = append(ca.outs, "")
-					continue
-				}
-				if strings.IndexByte(curlValueShort, ch) < 0 {
-					continue
-				}
-				v := a[j+1:]
-				if v == "" {
-					v = val()
-				}
-				switch ch {
-				case 'o':
-					ca.outs = append(ca.outs, v)
-				case 'd':
-					ca.posts = true
-					ca.uploads = appendAt(ca.uploads, v, false)
-				case 'F':
-					ca.posts = true
-					ca.uploads = appendForm(ca.uploads, v)
-				case 'T':
-					ca.posts = true
-					ca.uploads = append(ca.uploads, v)
-				case 'X':
-					ca.posts = ca.posts || isSendMethod(v)
-				}
-				break
-			}
-		default:
-			ca.urls = append(ca.urls, w)
-		}
-	}
-	return ca
-}
-
-// readWget reads wget's argv.
-func readWget(args []shell.Word) clientArgs {
-	var ca clientArgs
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		a := w.Value
-		switch {
-		case strings.HasPrefix(a, "--"):
-			name, v, hasEq := strings.Cut(a, "=")
-			if !wgetValueLong[name] {
-				continue
-			}
-			if !hasEq && i+1 < len(args) {
-				i++
-				v = args[i].Value
-			}
-			switch name {
-			case "--output-document":
-				ca.outs = append(ca.outs, v)
-			case "--directory-prefix":
-				ca.outDir = v
-			case "--post-data", "--body-data":
-				ca.posts = true
-			case "--post-file", "--body-file":
-				ca.posts = true
-				ca.uploads = append(ca.uploads, v)
-			case "--method":
-				ca.posts = ca.posts || isSendMethod(v)
-			}
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			for j := 1; j < len(a); j++ {
-				ch := a[j]
-				if strings.IndexByte(wgetValueShort, ch) < 0 {
-					continue
-				}
-				v := a[j+1:]
-				if v == "" && i+1 < len(args) {
-					i++
-					v = args[i].Value
-				}
-				switch ch {
-				case 'O':
-					ca.outs = append(ca.outs, v)
-				case 'P':
-					ca.outDir = v
-				}
-				break
-			}
-		default:
-			ca.urls = append(ca.urls, w)
-		}
-	}
-	// wget -O names one file for all URLs; without it each URL gets its
-	// remote name.
-	if len(ca.outs) == 0 {
-		ca.remoteAll = true
-	} else {
-		ca.outs = ca.outs[len(ca.outs)-1:]
-		if len(ca.urls) > 1 {
-			ca.urls = ca.urls[:1]
-		}
-	}
-	return ca
-}
-
+// isSendMethod reports HTTP methods that send a body.
 func isSendMethod(m string) bool {
 	switch strings.ToUpper(m) {
 	case "POST", "PUT", "PATCH":
 		return true
 	}
 	return false
-}
-
-// appendAt records the file of a "@file" data argument.
-func appendAt(up []string, v string, urlencoded bool) []string {
-	if urlencoded {
-		if i := strings.IndexByte(v, '@'); i >= 0 {
-			return append(up, v[i+1:])
-		}
-		return up
-	}
-	if f, ok := strings.CutPrefix(v, "@"); ok {
-		return append(up, f)
-	}
-	return up
-}
-
-// appendForm records the file of a "name=@file" or "name=<file" form part.
-func appendForm(up []string, v string) []string {
-	_, val, ok := strings.Cut(v, "=")
-	if !ok {
-		return up
-	}
-	if strings.HasPrefix(val, "@") || strings.HasPrefix(val, "<") {
-		f, _, _ := strings.Cut(val[1:], ";")
-		return append(up, f)
-	}
-	return up
 }
 
 // remoteName is the file name curl -O and wget give a URL: its last path
@@ -364,10 +112,15 @@ type download struct {
 	stdout bool
 }
 
-// downloads lists where each URL of a curl or wget command goes.
-func downloads(c *shell.Command, ca clientArgs, cwd string) []download {
-	wget := c.Name == "wget" || c.Name == "wget2"
-	var out []download
+// downloads lists where what a network client fetches goes: for curl,
+// each URL in order paired with the -o/-O choices in order (the rest to
+// stdout); for wget, -O or each URL's remote name in -P's directory; for
+// aria2c, fetch, HTTPie, curlie and gh release download, their output
+// option (in aria2c's -d directory), else stdout. A stdout redirect to a
+// file makes stdout that file.
+func downloads(c *shell.Command, cwd, home string) []download {
+	v := c.Inv
+	root := v.Program().Root().Name
 	stdoutFile := ""
 	for _, r := range c.Redirects {
 		if r.Writes() && (r.Fd == "" || r.Fd == "1") && !r.Target.Dynamic && r.Target.Value != "/dev/null" {
@@ -380,40 +133,112 @@ func downloads(c *shell.Command, ca clientArgs, cwd string) []download {
 		}
 		return download{stdout: true}
 	}
+	abs := func(p, dir string) string { return paths.Abs(paths.Expand(p, home), dir) }
+	urls := append(v.Values("url"), v.OperandsOf(programs.URL)...)
 	dir := cwd
-	if ca.outDir != "" {
-		dir = paths.Abs(ca.outDir, cwd)
-	}
-	for i, u := range ca.urls {
-		choice, remote := "-", false
-		switch {
-		case i < len(ca.outs):
-			choice = ca.outs[i]
-			remote = choice == ""
-		case ca.remoteAll:
-			remote = true
+	var out []download
+	switch root {
+	case "curl":
+		for _, d := range v.Values("output-dir") {
+			dir = abs(d.Value, cwd)
 		}
-		switch {
-		case remote:
-			if name := remoteName(u.Value, wget); name != "" && !u.Dynamic {
-				out = append(out, download{path: paths.Abs(name, dir)})
+		var outs []string // a path, or "" for the URL's remote name
+		remoteAll := false
+		for _, o := range v.Opts {
+			switch o.Name {
+			case "output":
+				if o.HasValue {
+					outs = append(outs, v.Value(o).Value)
+				}
+			case "remote-name":
+				if o.Spelling == "--remote-name-all" {
+					remoteAll = true
+				} else {
+					outs = append(outs, "")
+				}
 			}
-		case choice == "-" || choice == "/dev/stdout":
+		}
+		for i, u := range urls {
+			choice, remote := "-", remoteAll
+			if i < len(outs) {
+				choice, remote = outs[i], outs[i] == ""
+			}
+			switch {
+			case remote:
+				if name := remoteName(u.Value, false); name != "" && !u.Dynamic {
+					out = append(out, download{path: abs(name, dir)})
+				}
+			case choice == "-" || choice == "/dev/stdout":
+				out = append(out, toStdout())
+			case choice != "/dev/null":
+				out = append(out, download{path: abs(choice, dir)})
+			}
+		}
+	case "wget":
+		for _, d := range v.Values("directory-prefix") {
+			dir = abs(d.Value, cwd)
+		}
+		if o := v.Values("output-document"); len(o) > 0 {
+			switch choice := o[len(o)-1].Value; choice {
+			case "-", "/dev/stdout":
+				out = append(out, toStdout())
+			case "/dev/null":
+			default:
+				out = append(out, download{path: abs(choice, dir)})
+			}
+			return out
+		}
+		for _, u := range urls {
+			if !u.Dynamic {
+				out = append(out, download{path: abs(remoteName(u.Value, true), dir)})
+			}
+		}
+	default:
+		for _, d := range v.Values("dir") {
+			dir = abs(d.Value, cwd)
+		}
+		o := v.Values("output")
+		switch {
+		case len(o) == 0 || !o[len(o)-1].Dynamic && (o[len(o)-1].Value == "-" || o[len(o)-1].Value == "/dev/stdout"):
 			out = append(out, toStdout())
-		case choice != "/dev/null":
-			out = append(out, download{path: paths.Abs(choice, dir)})
+		case o[len(o)-1].Dynamic || o[len(o)-1].Value == "/dev/null":
+		default:
+			out = append(out, download{path: abs(o[len(o)-1].Value, dir)})
 		}
 	}
 	return out
 }
 
-// isRemoteSpec reports whether an scp/rsync operand names a remote:
-// [user@]host:path, host::module, rsync:// or scp:// URLs.
-func isRemoteSpec(s string) bool {
-	if strings.HasPrefix(s, "rsync://") || strings.HasPrefix(s, "scp://") || strings.HasPrefix(s, "sftp://") {
-		return true
+// posts reports whether a client's request sends data: a Sends effect
+// (curl -d/-F/-T, wget --post-data/--post-file, httpie items), or a
+// sending method (-X POST, --method PUT).
+func posts(c *shell.Command) bool {
+	for _, e := range c.Effects {
+		if e.Kind == shell.Sends {
+			return true
+		}
 	}
-	colon := strings.IndexByte(s, ':')
-	slash := strings.IndexByte(s, '/')
-	return colon > 0 && (slash < 0 || colon < slash)
+	for _, m := range c.Inv.Values("request", "method") {
+		if isSendMethod(m.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// fetcher names what fetched network content for a reason: the client,
+// or the /dev/tcp path a command reads.
+func fetcher(c *shell.Command) string {
+	if c.Stdin.Kind == shell.StdinFile && devNet(c.Stdin.Path) {
+		return c.Stdin.Path
+	}
+	for _, r := range c.Redirects {
+		if devNet(r.Target.Value) {
+			return r.Target.Value
+		}
+	}
+	if c.Name == "" {
+		return "a command"
+	}
+	return c.Name
 }

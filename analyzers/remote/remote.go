@@ -8,27 +8,27 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
-	"github.com/toolwall/toolwall/analyzers/destroy"
-	"github.com/toolwall/toolwall/analyzers/ssrf"
 	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
 // Rule ids reported by this package.
 const (
-	RulePipeToShell   = "remote.pipe-to-shell"        // network content piped into an interpreter
-	RuleProcessSubst  = "remote.process-substitution" // bash <(curl …), source <(curl …)
-	RuleSubstituted   = "remote.substituted-script"   // sh -c "$(curl …)", eval "$(curl …)"
-	RuleDecoded       = "remote.decoded-payload"      // base64 -d | sh, exec(b64decode(…))
-	RuleInterpExec    = "remote.interpreter-exec"     // python -c "exec(urlopen(…).read())"
-	RuleDownloadExec  = "remote.download-exec"        // curl -o f … && sh f in one call
-	RuleRecursiveDel  = "interp.recursive-delete"     // shutil.rmtree, fs.rmSync(…{recursive}), …
-	RuleForkBomb      = "fork-bomb"                   // perl -e 'fork while fork' (the destroy analyzer's id for the shell form)
-	categoryRemote    = "remote-code"
-	categoryDestroy   = "destructive"
-	denyScore         = 0.95
-	askScore          = 0.6
-	maxUpstreamStages = 64
+	RulePipeToShell    = "remote.pipe-to-shell"        // network content piped into an interpreter
+	RuleProcessSubst   = "remote.process-substitution" // bash <(curl …), source <(curl …)
+	RuleSubstituted    = "remote.substituted-script"   // sh -c "$(curl …)", eval "$(curl …)"
+	RuleDecoded        = "remote.decoded-payload"      // base64 -d | sh, exec(b64decode(…))
+	RuleInterpExec     = "remote.interpreter-exec"     // python -c "exec(urlopen(…).read())"
+	RuleDownloadExec   = "remote.download-exec"        // curl -o f … && sh f in one call
+	RulePackageInstall = "remote.package-install"      // dpkg -i of a download, rpm -i URL
+	RuleRecursiveDel   = "interp.recursive-delete"     // shutil.rmtree, fs.rmSync(…{recursive}), …
+	RuleForkBomb       = "fork-bomb"                   // perl -e 'fork while fork' (the destroy analyzer's id for the shell form)
+	categoryRemote     = "remote-code"
+	categoryDestroy    = "destructive"
+	denyScore          = 0.95
+	askScore           = 0.6
+	maxUpstreamStages  = 64
 )
 
 // Analyzer reads Bash calls for code fetched from the network or decoded
@@ -69,6 +69,12 @@ type analyzer struct {
 	// of their command, for download-exec in one call.
 	dls   []pathAt
 	execs []pathAt
+	// fdNet maps a file descriptor an earlier exec opened on network
+	// content (exec 3< <(curl …), exec 3<>/dev/tcp/h/80) to the command
+	// that fetches it.
+	fdNet map[string]*shell.Command
+	// built holds the build inputs already tagged in this call.
+	built map[string]bool
 }
 
 type pathAt struct {
@@ -96,49 +102,51 @@ func (a *analyzer) cwd(c *shell.Command) string {
 	return a.in.Call.Cwd
 }
 
-// inlineVias are the Via values of shell commands the reader took out of
-// interpreter one-liners (os.system, execSync, system, backticks).
-var inlineVias = map[string]bool{"python -c": true, "node -e": true, "perl -e": true, "ruby -e": true, "php -r": true}
+// inlineVia reports the Via values of shell commands the reader took
+// out of interpreter one-liners (os.system, execSync, system, backticks).
+func inlineVia(v string) bool {
+	switch v {
+	case "python -c", "node -e", "perl -e", "ruby -e", "php -r":
+		return true
+	}
+	return false
+}
 
 func (a *analyzer) command(i int, c *shell.Command) {
 	a.revshell(c)
-	if inlineVias[c.Via] && len(c.Args) > 0 && c.Args[0].Dynamic {
+	a.fds(i, c)
+	if inlineVia(c.Via) && len(c.Args) > 0 && c.Args[0].Dynamic {
 		// os.system(cmd): a command only known at run time, inside code
 		// that runs it; what cannot be resolved is not safe (DESIGN, 2).
 		a.add("interp.dynamic-command", "remote-code", toolwall.Ask, fmt.Sprintf(
 			"The `%s` one-liner needs approval: it runs a shell command built at run time, so toolwall cannot see what it would do. Write the command out literally, or run it as its own Bash call.", c.Via))
 	}
+	root := rootName(c)
 	if p, ok := programOf(c); ok {
 		a.interpreter(i, c, p)
-	} else if c.Name == "parallel" && parallelRunsStdin(c) {
+	} else if root == "parallel" && parallelRunsStdin(c) {
 		// GNU parallel without input sources runs each stdin line as a command.
 		a.interpreter(i, c, program{lang: langShell, stdin: true})
 	}
-	switch c.Name {
-	case "curl", "curlie":
-		a.client(c, readCurl(c.Args[1:]))
-	case "aria2c", "http", "https", "xh", "xhs", "fetch":
-		a.otherClient(i, c)
-	case "wget", "wget2":
-		a.client(c, readWget(c.Args[1:]))
-	case "busybox":
-		if c.Arg(1) == "wget" {
-			a.client(c, readWget(c.Args[2:]))
-		}
-	case "nc", "ncat", "netcat", "socat", "telnet":
-		if hasFlag(c, 'l') {
+	switch {
+	case root == "curl" || root == "wget" || root == "aria2c" || root == "http" || root == "fetch" || root == "curlie":
+		a.client(c)
+	case root == "gh" && c.Inv.Sub("release", "download"):
+		a.client(c)
+	case root == "nc" || root == "socat" || root == "ftp":
+		if c.Inv.Has("listen") || listens(c) {
 			a.r.Tag(toolwall.TagDownloadStdout, "", c.Name)
 		} else {
 			a.r.Tag(toolwall.TagEgress, stdinPath(c), c.Name)
 		}
-	case "scp", "sftp", "rsync":
+	case root == "scp" || root == "sftp" || root == "rsync":
 		a.copyOut(c)
-	case "ssh":
+	case root == "ssh":
 		if c.Stdin.Kind == shell.StdinPipe || c.Stdin.Kind == shell.StdinFile {
 			a.r.Tag(toolwall.TagEgress, stdinPath(c), "ssh stdin")
 		}
 	default:
-		if isNetSource(c) && c.Name != "" {
+		if c.Name != "" && isNetSource(c) {
 			a.r.Tag(toolwall.TagDownloadStdout, "", c.Name)
 		}
 	}
@@ -146,11 +154,89 @@ func (a *analyzer) command(i int, c *shell.Command) {
 		a.savedDownload(i, c)
 	}
 	a.copiedDownload(i, c)
-	if len(c.Args) > 0 && !c.Args[0].Dynamic && strings.Contains(c.Args[0].Value, "/") {
+	a.packages(i, c)
+	a.build(i, c)
+	if len(c.Args) > 0 && !c.Args[0].Dynamic && strings.Contains(c.Args[0].Value, "/") && !c.Remote {
 		a.exec(i, paths.Abs(c.Args[0].Value, a.cwd(c)))
 	} else if c.Name != "" {
 		a.execFromPath(i, c.Name)
 	}
+	for _, e := range c.Effects {
+		if e.Kind == shell.Runs && e.Path != "" && !e.Remote {
+			if root == "go" && !strings.HasSuffix(e.Path, ".go") {
+				continue // go run PACKAGE: a directory (build-input)
+			}
+			a.exec(i, e.Path)
+		}
+	}
+}
+
+// fds records file descriptors that exec opens on network content:
+// exec N< <(client …), exec N</dev/tcp/…, exec N<>/dev/tcp/….
+func (a *analyzer) fds(i int, c *shell.Command) {
+	if c.Name != "exec" || len(c.Args) > 1 {
+		return
+	}
+	for _, r := range c.Redirects {
+		if r.Fd == "" || (r.Op != "<" && r.Op != "<>") {
+			continue
+		}
+		var src *shell.Command
+		switch {
+		case devNet(r.Target.Value):
+			src = c
+		case strings.HasPrefix(r.Target.Raw, "<("):
+			src = a.nestOrigin(i).net
+		}
+		if src == nil {
+			continue
+		}
+		if a.fdNet == nil {
+			a.fdNet = map[string]*shell.Command{}
+		}
+		a.fdNet[r.Fd] = src
+	}
+}
+
+// stdinFd returns the network client behind c's standard input when it
+// is a descriptor an earlier exec opened on network content (bash <&3).
+func (a *analyzer) stdinFd(c *shell.Command) *shell.Command {
+	for _, r := range c.Redirects {
+		if r.Op == "<&" && (r.Fd == "" || r.Fd == "0") && !r.Target.Dynamic {
+			if src, ok := a.fdNet[r.Target.Value]; ok {
+				return src
+			}
+		}
+	}
+	return nil
+}
+
+// netSource reports whether c's standard output is network content:
+// isNetSource, or its stdin is a descriptor open on the network.
+func (a *analyzer) netSource(c *shell.Command) bool {
+	return isNetSource(c) || a.stdinFd(c) != nil
+}
+
+// rootName is the canonical name of c's program in the catalog ("" when
+// it has none).
+func rootName(c *shell.Command) string {
+	if p := c.Inv.Program(); p != nil {
+		return p.Root().Name
+	}
+	return ""
+}
+
+// listens reports a socat whose first address listens (TCP-LISTEN:…,
+// UDP-LISTEN:…): what it prints comes from whoever connects.
+func listens(c *shell.Command) bool {
+	if rootName(c) != "socat" {
+		return false
+	}
+	for _, w := range c.Inv.OperandsOf(programs.None) {
+		u := strings.ToUpper(w.Value)
+		return strings.Contains(u, "-LISTEN:") || strings.HasPrefix(u, "TCP-L:") || strings.HasPrefix(u, "TCP4-L:")
+	}
+	return false
 }
 
 // execFromPath tags a command run by name when this call downloaded a file
@@ -172,65 +258,12 @@ func (a *analyzer) execFromPath(i int, name string) {
 	}
 }
 
-// otherClientOut are the output-file options of aria2c (-o, --out, with
-// -d/--dir), HTTPie and xh (-o, --output) and BSD fetch (-o).
-var otherClientOut = map[string]bool{"-o": true, "--out": true, "--output": true}
-
-// otherClient tags what aria2c, HTTPie, xh and fetch download: the -o
-// file (in aria2c's -d directory), a stdout redirect, or stdout.
-func (a *analyzer) otherClient(i int, c *shell.Command) {
-	out, dir := "", ""
-	for j := 1; j < len(c.Args); j++ {
-		v := c.Args[j].Value
-		name, val, eq := strings.Cut(v, "=")
-		switch {
-		case otherClientOut[name] || (c.Name != "aria2c" && strings.HasPrefix(v, "-o") && len(v) > 2 && !strings.HasPrefix(v, "--")):
-			switch {
-			case eq:
-				out = val
-			case len(v) > 2 && !strings.HasPrefix(v, "--"):
-				out = v[2:] // -ofile
-			case j+1 < len(c.Args):
-				j++
-				out = c.Args[j].Value
-			}
-		case c.Name == "aria2c" && (name == "-d" || name == "--dir"):
-			if eq {
-				dir = val
-			} else if j+1 < len(c.Args) {
-				j++
-				dir = c.Args[j].Value
-			}
-		}
-	}
-	p := ""
-	switch {
-	case out != "" && out != "-":
-		base := a.cwd(c)
-		if dir != "" {
-			base = paths.Abs(paths.Expand(dir, a.in.Call.Home), base)
-		}
-		p = paths.Abs(paths.Expand(out, a.in.Call.Home), base)
-	default:
-		for _, r := range c.Redirects {
-			if r.Writes() && (r.Fd == "" || r.Fd == "1") && !r.Target.Dynamic && r.Target.Value != "/dev/null" {
-				p = paths.Abs(r.Target.Value, a.cwd(c))
-			}
-		}
-	}
-	if p == "" {
-		a.r.Tag(toolwall.TagDownloadStdout, "", c.Name)
-		return
-	}
-	a.r.Tag(toolwall.TagDownloadFile, p, c.Name)
-	a.dls = append(a.dls, pathAt{p, i})
-}
-
 // copiedDownload follows a file downloaded earlier in the call through
 // cp, install, mv and ln: the copy is downloaded content too ("curl -o t
-// x && install -m755 t /usr/local/bin/t && t").
+// x && install -m755 t /usr/local/bin/t && t"). Its effects say what it
+// reads or moves and where that lands.
 func (a *analyzer) copiedDownload(i int, c *shell.Command) {
-	switch c.Name {
+	switch rootName(c) {
 	case "cp", "install", "mv", "ln":
 	default:
 		return
@@ -238,41 +271,21 @@ func (a *analyzer) copiedDownload(i int, c *shell.Command) {
 	if len(a.dls) == 0 {
 		return
 	}
-	var ops []string
-	tdir := ""
-	for j := 1; j < len(c.Args); j++ {
-		w := c.Args[j]
-		switch {
-		case w.Dynamic:
-			return
-		case w.Value == "-m" || w.Value == "-o" || w.Value == "-g" || w.Value == "-S" || w.Value == "-t" || w.Value == "--mode":
-			if w.Value == "-t" && j+1 < len(c.Args) {
-				tdir = c.Args[j+1].Value
+	from := false
+	for _, e := range c.Effects {
+		if (e.Kind == shell.Reads || e.Kind == shell.Moves) && e.Path != "" {
+			for _, d := range a.dls {
+				from = from || d.path == e.Path && d.i < i
 			}
-			j++
-		case strings.HasPrefix(w.Value, "-"):
-		default:
-			ops = append(ops, w.Value)
 		}
 	}
-	if tdir != "" {
-		ops = append(ops, tdir)
-	}
-	if len(ops) < 2 {
+	if !from {
 		return
 	}
-	dest := paths.Abs(paths.Expand(ops[len(ops)-1], a.in.Call.Home), a.cwd(c))
-	for _, src := range ops[:len(ops)-1] {
-		sp := paths.Abs(paths.Expand(src, a.in.Call.Home), a.cwd(c))
-		for _, d := range a.dls {
-			if d.path != sp || d.i >= i {
-				continue
-			}
-			for _, p := range []string{dest, path.Join(dest, path.Base(sp))} {
-				a.r.Tag(toolwall.TagDownloadFile, p, c.Name)
-				a.dls = append(a.dls, pathAt{p, i})
-			}
-			break
+	for _, e := range c.Effects {
+		if (e.Kind == shell.Writes || e.Kind == shell.Links) && e.Role == programs.Dest && e.Path != "" {
+			a.r.Tag(toolwall.TagDownloadFile, e.Path, c.Name)
+			a.dls = append(a.dls, pathAt{e.Path, i})
 		}
 	}
 }
@@ -282,23 +295,22 @@ func (a *analyzer) copiedDownload(i int, c *shell.Command) {
 // curl x | gunzip > f).
 func (a *analyzer) savedDownload(i int, c *shell.Command) {
 	var files []string
-	if c.Name == "tee" {
-		for _, w := range c.Args[1:] {
-			if !w.Dynamic && !strings.HasPrefix(w.Value, "-") {
-				files = append(files, w.Value)
+	if rootName(c) == "tee" {
+		for _, e := range c.Effects {
+			if (e.Kind == shell.Writes || e.Kind == shell.Appends) && e.Role != programs.Unknown && e.Path != "" {
+				files = append(files, e.Path)
 			}
 		}
 	}
 	for _, r := range c.Redirects {
 		if r.Writes() && (r.Fd == "" || r.Fd == "1") && !r.Target.Dynamic {
-			files = append(files, r.Target.Value)
+			files = append(files, paths.Abs(r.Target.Value, a.cwd(c)))
 		}
 	}
-	for _, f := range files {
-		if f == "/dev/null" || f == "/dev/stdout" || f == "/dev/stderr" {
+	for _, p := range files {
+		if p == "/dev/null" || p == "/dev/stdout" || p == "/dev/stderr" {
 			continue
 		}
-		p := paths.Abs(f, a.cwd(c))
 		a.r.Tag(toolwall.TagDownloadFile, p, c.Name)
 		a.dls = append(a.dls, pathAt{p, i})
 	}
@@ -314,6 +326,11 @@ func (a *analyzer) exec(i int, p string) {
 func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
 	name := c.Name
 	if p.stdin || (p.lang != langShell && evalsStdin(p.lang, p.codeText())) {
+		if src := a.stdinFd(c); src != nil {
+			a.add(RulePipeToShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
+				"%s was refused: %s reads its program from a descriptor opened on content fetched by %s, so code nobody has read runs with your privileges. Download it to a file first, show it to the user for review, and run it only if they approve.",
+				quote(c.String()), name, fetcher(src)))
+		}
 		switch c.Stdin.Kind {
 		case shell.StdinPipe:
 			o := a.upstream(c.Stdin.From)
@@ -322,7 +339,7 @@ func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
 			case o.net != nil:
 				a.add(RulePipeToShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
 					"%s was refused: it pipes content downloaded by %s straight into %s, so code nobody has read runs with your privileges. Download it to a file first (e.g. curl -fsSLo install.sh URL), show it to the user for review, and run it only if they approve.",
-					quote(pipe), o.net.Name, name))
+					quote(pipe), fetcher(o.net), name))
 			case o.dec != nil:
 				a.decoded(pipe, name)
 			case o.dynamic:
@@ -365,7 +382,7 @@ func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
 		if o := a.upstream(c.Parent.Stdin.From); o.net != nil {
 			a.add(RulePipeToShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
 				"%s was refused: xargs turns content downloaded by %s into code for %s, which runs unread. Download it to a file first, show it to the user for review, and run it only if they approve.",
-				quote(a.pipeline(c.Parent)+" ..."), o.net.Name, name))
+				quote(a.pipeline(c.Parent)+" ..."), fetcher(o.net), name))
 		}
 	}
 	if len(p.code) > 0 {
@@ -375,7 +392,7 @@ func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
 			if o := a.upstream(c.Stdin.From); o.net != nil {
 				a.add(RulePipeToShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
 					"%s was refused: %s runs code assembled at run time while its input is content downloaded by %s, so downloaded text can become the code. Download it to a file first, show it to the user for review, and run it only if they approve.",
-					quote(a.pipeline(c)), name, o.net.Name))
+					quote(a.pipeline(c)), name, fetcher(o.net)))
 			}
 		}
 		if p.codeDynamic() && c.Via != "xargs" {
@@ -406,66 +423,64 @@ func (a *analyzer) code(c *shell.Command, l lang, text string) {
 			quote(c.String()), langNames[l]))
 	}
 	if d, ok := recursiveDelete(l, text, a.in.Call.Home); ok {
-		if rule, target := a.judgeTargets(c, d.targets); d.catastrophic == "" && rule != "" {
-			a.add(RuleRecursiveDel, categoryDestroy, toolwall.Deny, fmt.Sprintf(
-				"%s was refused: its %s code recursively deletes %s (%s), which is what `rm -rf %s` does and rule %s refuses: it cannot be undone. Delete only the specific project paths you need, with rm on an explicit path so it can be checked.",
-				quote(c.String()), langNames[l], target, d.call, target, rule))
-			return
+		a.recursiveDelete(c, l, d)
+	}
+}
+
+// recursiveDelete judges a tree deleted by one-liner code the way `rm -rf
+// TARGET` is judged (spec c428: shutil.rmtree('build') is rm -rf build):
+// a literal target the destroy rules refuse is refused, one they ask
+// about asks, one they pass passes; the root or the home directory
+// however the language spells it is refused; a target that is not a
+// literal asks.
+func (a *analyzer) recursiveDelete(c *shell.Command, l lang, d deletion) {
+	if d.catastrophic != "" {
+		target := "/"
+		if d.catastrophic == "home" {
+			target = "the home directory"
 		}
-		if d.catastrophic != "" {
-			target := "/"
-			if d.catastrophic == "home" {
-				target = "the home directory"
-			}
-			a.add(RuleRecursiveDel, categoryDestroy, toolwall.Deny, fmt.Sprintf(
-				"%s was refused: its %s code recursively deletes %s (%s), which cannot be undone. Delete only the specific project paths you need, with rm on an explicit path so it can be checked.",
-				quote(c.String()), langNames[l], target, d.call))
-			return
+		a.add(RuleRecursiveDel, categoryDestroy, toolwall.Deny, fmt.Sprintf(
+			"%s was refused: its %s code recursively deletes %s (%s), which cannot be undone. Delete only the specific project paths you need, with rm on an explicit path so it can be checked.",
+			quote(c.String()), langNames[l], target, d.call))
+		return
+	}
+	act, rule, target := toolwall.Allow, "", ""
+	for _, t := range d.targets {
+		if t2, ok := expandHome(t, a.in.Call.Home); ok {
+			t = t2
 		}
+		if x, r := a.judgeDelete(c, t); toolwall.Stricter(act, x) != act {
+			act, rule, target = x, r, t
+		}
+	}
+	switch {
+	case act == toolwall.Deny:
+		a.add(RuleRecursiveDel, categoryDestroy, toolwall.Deny, fmt.Sprintf(
+			"%s was refused: its %s code recursively deletes %s (%s), which is what `rm -rf %s` does and rule %s refuses: it cannot be undone. Delete only the specific project paths you need, with rm on an explicit path so it can be checked.",
+			quote(c.String()), langNames[l], target, d.call, target, rule))
+	case act == toolwall.Ask:
 		a.add(RuleRecursiveDel, categoryDestroy, toolwall.Ask, fmt.Sprintf(
-			"%s needs approval: its %s code deletes a directory tree (%s), which cannot be undone and which shell rules cannot check inside code. Prefer rm -r on an explicit path so the target is visible, or confirm the target with the user.",
+			"%s needs approval: its %s code recursively deletes %s (%s), which is what `rm -rf %s` does and rule %s asks about. Delete it with rm on the explicit path so it can be checked, or confirm with the user.",
+			quote(c.String()), langNames[l], target, d.call, target, rule))
+	case d.unknown || len(d.targets) == 0:
+		a.add(RuleRecursiveDel, categoryDestroy, toolwall.Ask, fmt.Sprintf(
+			"%s needs approval: its %s code deletes a directory tree (%s) whose path is not written out, which cannot be undone and which shell rules cannot check inside code. Prefer rm -r on an explicit path so the target is visible, or confirm the target with the user.",
 			quote(c.String()), langNames[l], d.call))
 	}
+}
+
+// expandHome spells "~" and "~/…" with the caller's home.
+func expandHome(t, home string) (string, bool) {
+	if rest, ok := strings.CutPrefix(t, "~"); ok && home != "" && (rest == "" || rest[0] == '/') {
+		return home + rest, true
+	}
+	return t, false
 }
 
 func (a *analyzer) decoded(what, name string) {
 	a.add(RuleDecoded, categoryRemote, toolwall.Deny, fmt.Sprintf(
 		"%s was refused: it decodes an encoded blob and runs it in %s, which hides what will execute. Decode it to the terminal first, show the decoded commands, and run them directly if they are what is wanted.",
 		quote(what), name))
-}
-
-// rmJudge is the destruction analyzer without its git check: a literal
-// path deleted by one-liner code is judged as "rm -rf PATH" would be.
-var rmJudge = destroy.New(destroy.Options{SkipGit: true})
-
-// judgeTargets runs "rm -rf -- PATH" for each literal target through the
-// destruction analyzer and returns the first rule that denies it with the
-// path, or "" when none does. "~" and "~/…" name the caller's home.
-func (a *analyzer) judgeTargets(c *shell.Command, targets []string) (rule, target string) {
-	home := a.in.Call.Home
-	for _, t := range targets {
-		if rest, ok := strings.CutPrefix(t, "~"); ok && home != "" && (rest == "" || rest[0] == '/') {
-			t = home + rest
-		}
-		if t == "" || strings.ContainsAny(t, "\x00\n") {
-			continue
-		}
-		cmd := "rm -rf -- '" + strings.ReplaceAll(t, "'", `'\''`) + "'"
-		s, err := shell.Read(cmd, shell.Options{Cwd: a.cwd(c), Home: home})
-		if err != nil {
-			continue
-		}
-		call := a.in.Call
-		call.Cwd = a.cwd(c)
-		var r analysis.Report
-		rmJudge.Run(a.ctx, &analysis.Input{Call: call, Script: s}, r.For(rmJudge.Name))
-		for _, f := range r.Findings {
-			if f.Action == toolwall.Deny {
-				return f.Rule, t
-			}
-		}
-	}
-	return "", ""
 }
 
 // origin is what feeds an interpreter's standard input.
@@ -484,7 +499,7 @@ func (a *analyzer) upstream(from *shell.Command) origin {
 	var o origin
 	var transform, head *shell.Command
 	for c, n := from, 0; c != nil && n < maxUpstreamStages; c, n = c.Stdin.From, n+1 {
-		if o.net == nil && isNetSource(c) {
+		if o.net == nil && a.netSource(c) {
 			o.net = c
 		}
 		if o.dec == nil && isDecoder(c) {
@@ -573,7 +588,7 @@ func (a *analyzer) nest(i int) []*shell.Command {
 func (a *analyzer) nestOrigin(i int) origin {
 	var o origin
 	for _, c := range a.nest(i) {
-		if o.net == nil && isNetSource(c) {
+		if o.net == nil && a.netSource(c) {
 			o.net = c
 		}
 		if o.dec == nil && isDecoder(c) {
@@ -593,7 +608,7 @@ func (a *analyzer) substituted(i int, c *shell.Command, name string) {
 	case o.net != nil:
 		a.add(RuleSubstituted, categoryRemote, toolwall.Deny, fmt.Sprintf(
 			"%s was refused: the code %s runs is the output of %s, i.e. network content run unread. Download it to a file first, show it to the user for review, and run it only if they approve.",
-			quote(c.String()), name, o.net.Name))
+			quote(c.String()), name, fetcher(o.net)))
 		return
 	case o.dec != nil:
 		a.decoded(c.String(), name)
@@ -604,7 +619,7 @@ func (a *analyzer) substituted(i int, c *shell.Command, name string) {
 		if prev.Via == "$()" && isNetSource(prev) {
 			a.add(RuleSubstituted, categoryRemote, toolwall.Ask, fmt.Sprintf(
 				"%s needs approval: %s runs code held in a variable, and this command line captures network output from %s earlier. If the variable holds downloaded code, save it to a file and review it first.",
-				quote(c.String()), name, prev.Name))
+				quote(c.String()), name, fetcher(prev)))
 			return
 		}
 	}
@@ -617,7 +632,7 @@ func (a *analyzer) procSubst(i int, c *shell.Command, name string) {
 	case o.net != nil:
 		a.add(RuleProcessSubst, categoryRemote, toolwall.Deny, fmt.Sprintf(
 			"%s was refused: %s runs a script fetched by %s through process substitution, unread. Download it to a file first, show it to the user for review, and run it only if they approve.",
-			quote(c.String()), name, o.net.Name))
+			quote(c.String()), name, fetcher(o.net)))
 	case o.dec != nil:
 		a.decoded(c.String(), name)
 	}
@@ -655,11 +670,12 @@ func (a *analyzer) pipeline(c *shell.Command) string {
 	return strings.Join(parts, " | ")
 }
 
-// client tags a curl or wget command and checks its URLs for metadata
+// client tags what a network client downloads (a file, or stdout),
+// sends (egress, with the file sent) and checks its URLs for metadata
 // endpoints.
-func (a *analyzer) client(c *shell.Command, ca clientArgs) {
+func (a *analyzer) client(c *shell.Command) {
 	i := a.index[c]
-	for _, d := range downloads(c, ca, a.cwd(c)) {
+	for _, d := range downloads(c, a.cwd(c), a.in.Call.Home) {
 		if d.stdout {
 			a.r.Tag(toolwall.TagDownloadStdout, "", c.Name)
 			continue
@@ -667,45 +683,31 @@ func (a *analyzer) client(c *shell.Command, ca clientArgs) {
 		a.r.Tag(toolwall.TagDownloadFile, d.path, c.Name)
 		a.dls = append(a.dls, pathAt{d.path, i})
 	}
-	if ca.posts {
+	if posts(c) {
 		a.r.Tag(toolwall.TagEgress, "", c.Name+" upload")
 	}
-	for _, f := range ca.uploads {
-		if f == "-" || f == "" {
-			a.r.Tag(toolwall.TagEgress, stdinPath(c), c.Name+" upload stdin")
-			continue
+	for _, e := range c.Effects {
+		if e.Kind == shell.Sends && !e.Data && e.Path != "" {
+			a.r.Tag(toolwall.TagEgress, e.Path, c.Name+" upload")
 		}
-		a.r.Tag(toolwall.TagEgress, paths.Abs(paths.Expand(f, a.in.Call.Home), a.cwd(c)), c.Name+" upload")
 	}
 	if hasSubstitution(c.Args[1:]) {
 		a.r.Tag(toolwall.TagEgress, "", c.Name+" argument holds a command substitution")
 	}
-	for _, u := range ca.urls {
-		if res := ssrf.CheckCommandURL(u.Value); res.Action == toolwall.Deny {
-			f := res.Finding()
-			if !a.seen[f.Rule] {
-				a.seen[f.Rule] = true
-				a.r.Add(f)
-			}
+	for _, u := range append(c.Inv.Values("url"), c.Inv.OperandsOf(programs.URL)...) {
+		if f, ok := metadataURL(u.Value); ok && !a.seen[f.Rule] {
+			a.seen[f.Rule] = true
+			a.r.Add(f)
 		}
 	}
 }
 
 // copyOut tags scp/sftp/rsync to a remote destination as egress of each
-// local source.
+// local source (the Sends effects of the transfer).
 func (a *analyzer) copyOut(c *shell.Command) {
-	var ops []string
-	for _, w := range c.Args[1:] {
-		if !strings.HasPrefix(w.Value, "-") {
-			ops = append(ops, w.Value)
-		}
-	}
-	if len(ops) < 2 || !isRemoteSpec(ops[len(ops)-1]) {
-		return
-	}
-	for _, src := range ops[:len(ops)-1] {
-		if !isRemoteSpec(src) {
-			a.r.Tag(toolwall.TagEgress, paths.Abs(paths.Expand(src, a.in.Call.Home), a.cwd(c)), c.Name)
+	for _, e := range c.Effects {
+		if e.Kind == shell.Sends && e.Path != "" {
+			a.r.Tag(toolwall.TagEgress, e.Path, c.Name)
 		}
 	}
 }
@@ -743,39 +745,12 @@ func stdinPath(c *shell.Command) string {
 	return ""
 }
 
-// Options of GNU parallel that take a value in the next word.
-var parallelValue = map[string]bool{
-	"-j": true, "--jobs": true, "-P": true, "-S": true, "--sshlogin": true, "-a": true, "--arg-file": true,
-	"--delay": true, "--timeout": true, "--joblog": true, "--results": true, "--tmpdir": true, "-N": true,
-	"-n": true, "-L": true, "-I": true, "--colsep": true, "-C": true, "--halt": true, "--retries": true,
-	"--memfree": true, "--load": true, "-d": true, "--delimiter": true, "-E": true,
-}
-
 // parallelRunsStdin reports whether GNU parallel runs its stdin lines as
-// commands: no command template and no ::: input source.
+// commands: no command template, no ::: or :::: input source, no -a
+// argument file.
 func parallelRunsStdin(c *shell.Command) bool {
-	for i := 1; i < len(c.Args); i++ {
-		v := c.Args[i].Value
-		switch {
-		case parallelValue[v]:
-			i++
-		case strings.HasPrefix(v, "-"):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// hasFlag reports a short flag ch in any option cluster of c.
-func hasFlag(c *shell.Command, ch byte) bool {
-	for _, w := range c.Args[1:] {
-		v := w.Value
-		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.IndexByte(v, ch) > 0 {
-			return true
-		}
-	}
-	return false
+	v := c.Inv
+	return len(v.OperandsOf(programs.Argv)) == 0 && !v.Has(":::", "::::", ":::+", "::::+", "arg-file", "a")
 }
 
 // quote quotes a command for a reason, shortened to 160 bytes.

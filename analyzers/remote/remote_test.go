@@ -236,3 +236,12 @@ func TestGaps(t *testing.T) {
 		}
 	}
 }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

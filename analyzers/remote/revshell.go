@@ -1,49 +1,94 @@
 package remote
 
 import (
+	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
-// shells are programs that give whoever feeds their stdin a command line.
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true, "csh": true, "tcsh": true}
+// isShell reports a shell: a program whose catalog language is sh and
+// that gives whoever feeds its stdin a command line.
+func isShell(c *shell.Command) bool {
+	p := c.Inv.Program()
+	if p == nil || p.Lang != "sh" {
+		return false
+	}
+	switch p.Root().Name {
+	case "bash", "fish", "csh":
+		return true
+	}
+	return false
+}
 
-// netcats are raw network pipes.
-var netcats = map[string]bool{"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "openssl": true}
+// netPipe reports raw network pipes (netcat and kin, socat, telnet,
+// openssl s_client).
+func netPipe(c *shell.Command) bool {
+	switch rootName(c) {
+	case "nc", "socat", "ftp":
+		return true
+	case "openssl":
+		return c.Inv.Sub("s_client")
+	}
+	return false
+}
 
 // reverseShell reports a shell handed to the network (MITRE T1059 with a
-// C2 channel): a shell whose stdin or stdout is /dev/tcp or /dev/udp,
-// netcat's -e/-c/--exec/--sh-exec, socat's EXEC:/SYSTEM: address, or a
-// shell piped into a netcat. It returns why, or "".
-func reverseShell(c *shell.Command) string {
+// C2 channel): a shell whose stdin or stdout is /dev/tcp or /dev/udp
+// (exec counts when it points the shell's own stdin, stdout or stderr
+// there), netcat's -e/-c/--exec/--sh-exec/--lua-exec or socat's
+// EXEC:/SYSTEM: address running a shell or an interpreter (or a program
+// toolwall does not know), or a shell piped into a network pipe. A
+// server that runs a known program that reads no code (nc -l -c 'echo
+// …', socat … EXEC:/bin/cat) is not one. It returns why, or "".
+func (a *analyzer) reverseShell(c *shell.Command) string {
 	for _, r := range c.Redirects {
 		t := r.Target.Value
-		if strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/") {
-			if shells[c.Name] || c.Name == "" || c.Name == "exec" {
-				return "it connects a shell's input and output to " + t + ", handing a command line on this machine to whoever listens there"
-			}
+		if !devNet(t) {
+			continue
+		}
+		if isShell(c) || c.Name == "" || c.Name == "exec" && (r.Fd == "" || r.Fd == "0" || r.Fd == "1" || r.Fd == "2") {
+			return "it connects a shell's input and output to " + t + ", handing a command line on this machine to whoever listens there"
 		}
 	}
-	switch c.Name {
-	case "nc", "ncat", "netcat":
-		for _, w := range c.Args[1:] {
-			v := w.Value
-			if v == "-e" || v == "-c" || v == "--exec" || v == "--sh-exec" || v == "--lua-exec" || strings.HasPrefix(v, "-e/") || strings.HasPrefix(v, "--exec=") || strings.HasPrefix(v, "--sh-exec=") {
-				return "netcat's " + v + " runs a program for whoever connects, a remote shell on this machine"
+	v := c.Inv
+	switch rootName(c) {
+	case "nc":
+		for _, o := range v.Opts {
+			switch o.Name {
+			case "exec", "lua-exec":
+				if w := v.Value(o); w.Dynamic || runsCode(w.Value) {
+					return "netcat's " + o.Spelling + " runs a program for whoever connects, a remote shell on this machine"
+				}
+			case "sh-exec":
+				if w := v.Value(o); w.Dynamic || a.childRunsCode(c) {
+					return "netcat's " + o.Spelling + " runs a shell command for whoever connects, a remote shell on this machine"
+				}
 			}
 		}
 	case "socat":
-		for _, w := range c.Args[1:] {
-			if u := strings.ToUpper(w.Value); strings.HasPrefix(u, "EXEC:") || strings.HasPrefix(u, "SYSTEM:") {
+		for _, w := range v.OperandsOf(programs.None) {
+			u := strings.ToUpper(w.Value)
+			prog := ""
+			switch {
+			case strings.HasPrefix(u, "EXEC:"):
+				prog = w.Value[5:]
+			case strings.HasPrefix(u, "SYSTEM:"):
+				prog = w.Value[7:]
+			default:
+				continue
+			}
+			prog, _, _ = strings.Cut(prog, ",")
+			if f := strings.Fields(strings.Trim(prog, `"'`)); w.Dynamic || len(f) == 0 || runsCode(f[0]) {
 				return "socat's " + w.Value + " address runs a program for the other end of the connection, a remote shell on this machine"
 			}
 		}
 	}
-	if netcats[c.Name] && c.Stdin.Kind == shell.StdinPipe {
+	if netPipe(c) && c.Stdin.Kind == shell.StdinPipe {
 		for _, up := range c.Stdin.Feeds {
-			if shells[up.Name] {
+			if isShell(up) {
 				return "a shell's output is piped into " + c.Name + ", the usual way to hand a command line to a remote listener"
 			}
 		}
@@ -51,9 +96,34 @@ func reverseShell(c *shell.Command) string {
 	return ""
 }
 
+// runsCode reports a program that, started with the network as its
+// stdin, would run what it reads: a shell or an interpreter by its
+// catalog entry, or a program the catalog does not know.
+func runsCode(prog string) bool {
+	p := programs.Lookup(path.Base(prog))
+	return p == nil || p.Lang != "" && p.Root().Name != "sed" && p.Root().Name != "make"
+}
+
+// childRunsCode reports whether the shell string c hands on (nc -c)
+// holds a command that runs what it reads, or one toolwall does not
+// know.
+func (a *analyzer) childRunsCode(c *shell.Command) bool {
+	found := false
+	for _, x := range a.cmds {
+		if x.Parent != c {
+			continue
+		}
+		found = true
+		if x.Name == "" || x.Inv.Program() == nil || runsCode(x.Name) {
+			return true
+		}
+	}
+	return !found
+}
+
 // revshell adds the finding for a reverse shell in c.
 func (a *analyzer) revshell(c *shell.Command) {
-	if why := reverseShell(c); why != "" {
+	if why := a.reverseShell(c); why != "" {
 		a.r.Tag(toolwall.TagEgress, "", "remote shell")
 		a.add("remote.reverse-shell", "remote-code", toolwall.Deny, "`"+c.String()+"` was refused: "+why+". If you need to reach another machine, use ssh with the user's keys, or ask the user.")
 	}

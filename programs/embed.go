@@ -7,6 +7,8 @@ import _ "embed" // the catalog files are embedded as strings
 var (
 	//go:embed catalog/coreutils.txt
 	catCoreutils string
+	//go:embed catalog/disk.txt
+	catDisk string
 	//go:embed catalog/git.txt
 	catGit string
 	//go:embed catalog/net.txt
@@ -25,6 +27,7 @@ var (
 func embedded() []source {
 	return []source{
 		{"coreutils.txt", catCoreutils},
+		{"disk.txt", catDisk},
 		{"git.txt", catGit},
 		{"net.txt", catNet},
 		{"runners.txt", catRunners},

@@ -3,10 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/user"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/toolwall/toolwall"
@@ -27,7 +29,10 @@ const (
 	Layout Places = iota
 	// Installed adds the real files of this process: the configuration
 	// file, the state database, the running executable and a "toolwall"
-	// in every PATH directory. The CLI's check and every hook use it.
+	// in every PATH directory, and judges paths as they are on this
+	// machine: a delete of a path that does not exist loses nothing
+	// (analysis.Input.Exists, from os.Lstat). The CLI's check and every
+	// hook use it.
 	Installed
 )
 
@@ -133,8 +138,10 @@ func New(opts Options) *Engine {
 		w.Turns = cfg.Memory.Turns
 	}
 	files := self.Files{Home: DefaultFiles()}
+	var exists func(string) (bool, bool)
 	if opts.Places == Installed {
 		files.Own = installedFiles(cfg, opts.ConfigPath, e.state)
+		exists = lstat
 	}
 	e.Gate = gate.New(gate.Options{
 		Analyzers:  append(analyzers.All(), self.New(files)),
@@ -144,8 +151,23 @@ func New(opts Options) *Engine {
 		Logger:     log,
 		Store:      e.store,
 		StoreErr:   storeErr,
+		Exists:     exists,
 	})
 	return e
+}
+
+// lstat reports whether path exists on this machine, not following a
+// final symbolic link; an error other than "does not exist" (or "not a
+// directory" on the way) leaves it unknown.
+func lstat(path string) (exists, known bool) {
+	_, err := os.Lstat(path)
+	switch {
+	case err == nil:
+		return true, true
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return false, true
+	}
+	return false, false
 }
 
 // calls is the number of calls a store keeps per session: at least the

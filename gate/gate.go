@@ -51,6 +51,9 @@ type Options struct {
 	Window session.Window
 	// Chains are the chain rules; nil means chain.Rules.
 	Chains []chain.Rule
+	// Exists is handed to analyzers as analysis.Input.Exists; nil leaves
+	// existence unknown.
+	Exists func(path string) (exists, known bool)
 }
 
 // ChainWindow is the default history window of chain rules: the last 100
@@ -69,6 +72,7 @@ type Gate struct {
 	storeNote  string
 	window     session.Window
 	chains     []chain.Rule
+	exists     func(string) (bool, bool)
 }
 
 // New returns a Gate for opts.
@@ -82,6 +86,7 @@ func New(opts Options) *Gate {
 		store:      opts.Store,
 		window:     opts.Window,
 		chains:     opts.Chains,
+		exists:     opts.Exists,
 	}
 	if opts.StoreErr != nil {
 		g.storeNote = "chain memory off: " + opts.StoreErr.Error()
@@ -186,7 +191,7 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 // analyze runs the single-call analysis: the shell reading of a Bash call
 // and every analyzer watching the tool.
 func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
-	in := &analysis.Input{Call: call}
+	in := &analysis.Input{Call: call, Exists: g.exists}
 	var findings []toolwall.Finding
 	if call.Tool == toolwall.ToolBash {
 		script, f := g.read(call)

@@ -34,9 +34,9 @@ func New(opts Options) *analysis.Analyzer {
 		Name: "destroy",
 		Doc: "destroy reports commands that delete, overwrite or lock away data beyond recovery: " +
 			"recursive rm or find -delete of /, home, system directories or the project, " +
-			"chmod/chown -R on them, mv to /dev/null, fork bombs, and writes, formats or " +
+			"chmod/chown -R on them, setuid bits, mv to /dev/null, fork bombs, and writes, formats or " +
 			"partitioning of block devices. A project subtree that git can restore, build " +
-			"output, caches and temp files may be deleted.",
+			"output, caches, temp files and paths that do not exist may be deleted.",
 		Tools: []string{toolwall.ToolBash},
 		Run: func(ctx context.Context, in *analysis.Input, r *analysis.Report) {
 			if in == nil || in.Script == nil {
@@ -46,11 +46,14 @@ func New(opts Options) *analysis.Analyzer {
 			if project == "" {
 				project = in.Call.Cwd
 			}
+			root := in.Call.IsRoot()
 			a := &run{
 				ctx:    ctx,
 				opts:   opts,
-				env:    env{home: in.Call.Home, project: project, root: in.Call.IsRoot()},
+				env:    env{home: in.Call.Home, project: project, root: root},
+				remote: env{root: root},
 				script: in.Script,
+				exists: in.Exists,
 				r:      r,
 			}
 			a.script1()
@@ -60,74 +63,80 @@ func New(opts Options) *analysis.Analyzer {
 
 // run is one analysis of one script.
 type run struct {
-	ctx    context.Context
-	opts   Options
-	env    env
-	script *shell.Script
-	r      *analysis.Report
+	ctx  context.Context
+	opts Options
+	// env holds this machine's places; remote is the env of commands on
+	// another host or in a container (no home, no project: their paths
+	// are not this machine's).
+	env, remote env
+	script      *shell.Script
+	exists      func(string) (bool, bool)
+	r           *analysis.Report
+	// cur is the index in script.Commands of the command being judged.
+	cur int
 }
 
 // script1 checks every command of the script, then the script as a whole.
 func (a *run) script1() {
-	for _, c := range a.script.Commands {
+	for i, c := range a.script.Commands {
 		if a.ctx.Err() != nil {
 			return
 		}
+		a.cur = i
 		a.command(c)
 	}
 	if !a.env.root {
 		a.forkBomb()
+		a.unbounded()
 	}
 }
 
-// command dispatches one command to its rules.
+// command dispatches one command to its rules. Every program is read
+// through its catalog entry (c.Inv) and judged by what it does
+// (c.Effects); a command whose program is only known at run time is
+// judged by its words (dynamicCommand).
 func (a *run) command(c *shell.Command) {
-	n, args := name(c)
-	defer func() {
-		if n == "mv" || n == "ln" {
-			a.recordLinks(c, n, args)
-		}
-	}()
+	prog := progName(c)
+	defer a.recordLinks(c, prog)
 	if a.env.root {
-		switch n {
-		case "rm":
-			a.rm(c, args)
-		case "find":
-			a.find(c, args)
+		if prog == "find" {
+			a.find(c)
+		} else {
+			a.deletes(c, prog)
 		}
 		return
 	}
-	a.redirects(c)
 	switch {
-	case n == "" && len(c.Args) > 0:
-		a.dynamicCommand(c)
-	case n == "rm":
-		a.rm(c, args)
-	case n == "unlink":
-		a.tagDeletes(c, args[1:])
-	case n == "find":
-		a.find(c, args)
-	case n == "chmod" || n == "chown" || n == "chgrp":
-		a.perms(c, n, args)
-	case n == "setfacl" || n == "chcon" || n == "chflags" || n == "chattr":
-		a.attrs(c, n, args)
-	case n == "mv" || n == "cp" || n == "install":
-		a.copyMove(c, n, args)
-	case n == "tee":
-		a.tee(c, args)
-	case n == "rsync":
-		a.rsync(c, args)
-	case n == "fd" || n == "fdfind":
-		a.fd(c, args)
-	case archiveInputs(n, args) != nil:
-		a.consumed(c, archiveInputs(n, args))
-	case a.nodeDelete(c, n, args):
+	case c.Inv == nil:
+		if len(c.Args) > 0 {
+			a.dynamicCommand(c)
+		}
+	case prog == "find":
+		a.find(c)
+	case c.Name == "fd" || c.Name == "fdfind":
+		a.fd(c)
 	default:
-		a.disk(c, n, args)
+		a.deletes(c, prog)
+		a.moves(c, prog)
+		a.perms(c, prog)
+		a.consumes(c, prog)
+		a.stage(c, prog)
+		a.disk(c, prog)
 	}
+	a.writes(c, prog)
 }
 
-// finding rules and their categories.
+// progName returns the canonical name of the program c runs (its catalog
+// entry's first name; a subcommand's program), or "" when it is not in
+// the catalog.
+func progName(c *shell.Command) string {
+	if p := c.Inv.Program(); p != nil {
+		return p.Root().Name
+	}
+	return ""
+}
+
+// category of every finding.
 const category = "destructive"
 
 // deny adds an irreversible finding.
@@ -149,18 +158,12 @@ func quote(c *shell.Command) string {
 	return "`" + s + "`"
 }
 
-// tagDeletes tags every static operand as deleted.
-func (a *run) tagDeletes(c *shell.Command, words []shell.Word) {
-	for _, w := range words {
-		if strings.HasPrefix(w.Value, "-") && !w.Dynamic {
-			continue
-		}
-		a.tagDelete(a.env.resolve(w, c.Cwd))
+// tagDelete records a delete effect of this machine; a dynamic target has
+// no path.
+func (a *run) tagDelete(e *env, t target) {
+	if e != &a.env {
+		return
 	}
-}
-
-// tagDelete records a delete effect; a dynamic target has no path.
-func (a *run) tagDelete(t target) {
 	p := t.abs
 	if t.dynamic {
 		p = ""
@@ -173,4 +176,91 @@ func (a *run) tagDelete(t target) {
 	if p != "" && a.env.underSystem(t.base) {
 		a.r.Tag(toolwall.TagSystemWrite, p, "")
 	}
+}
+
+// target resolves the path of effect x of command c, and returns the
+// places to judge it against: this machine's, or those of the host or
+// container the command runs in. A container path under a mount is the
+// host path mounted there (the reader maps it). Programs that expand glob
+// patterns themselves (rimraf, del-cli) make a quoted pattern a glob.
+func (a *run) target(c *shell.Command, x shell.Effect, prog string) (target, *env) {
+	w := x.Word
+	if globbing(c, prog) && !w.Dynamic && hasMeta(w.Value) {
+		w.Glob = true
+	}
+	switch {
+	case x.Remote:
+		return a.remote.resolve(w, c.Cwd), &a.remote
+	case c.Remote:
+		if x.Path == "" {
+			return target{word: w, dynamic: true}, &a.env
+		}
+		hw := shell.Word{Raw: w.Raw, Value: x.Path, Prefix: x.Path, Glob: w.Glob}
+		return a.env.resolve(hw, "/"), &a.env
+	}
+	return a.env.resolve(w, c.Cwd), &a.env
+}
+
+// globbing reports whether the program expands glob patterns in its
+// operands itself: rimraf (unless --no-glob) and del-cli.
+func globbing(c *shell.Command, prog string) bool {
+	switch prog {
+	case "rimraf":
+		return !c.Inv.Has("no-glob")
+	case "del-cli":
+		return true
+	}
+	return false
+}
+
+// absent reports whether target t of this machine does not exist, so a
+// delete of it loses nothing (issue 7 §3): the existence oracle says so,
+// and nothing earlier in the script could have put data there (a move
+// into it, a program not in the catalog naming a path under it, a
+// command known only at run time). Without an oracle (toolwall eval) it
+// is false.
+func (a *run) absent(e *env, t target) bool {
+	if a.exists == nil || e != &a.env || t.dynamic || t.base == "" {
+		return false
+	}
+	if ok, known := a.exists(t.base); ok || !known {
+		return false
+	}
+	for _, l := range a.env.links {
+		if !l.sym && under(l.from, t.base) {
+			return false
+		}
+	}
+	for _, d := range a.script.Commands[:min(a.cur, len(a.script.Commands))] {
+		if d.Inv == nil && len(d.Args) > 0 {
+			return false
+		}
+		moves := false
+		for _, x := range d.Effects {
+			moves = moves || x.Kind == shell.Moves
+		}
+		unknown := d.Inv != nil && d.Inv.Program() == nil
+		if !moves && !unknown {
+			continue
+		}
+		for _, x := range d.Effects {
+			if (x.Kind == shell.Writes || x.Kind == shell.Links) && (x.Path == "" || under(x.Path, t.base)) {
+				return false
+			}
+		}
+		if unknown {
+			for _, w := range d.Args[1:] {
+				if w.Dynamic {
+					return false
+				}
+				if strings.HasPrefix(w.Value, "-") {
+					continue
+				}
+				if p := a.env.abs(w.Value, d.Cwd); p == "" || under(p, t.base) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

@@ -2,11 +2,13 @@ package destroy
 
 import (
 	"context"
+	"path"
 	"strings"
 	"time"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -74,7 +76,17 @@ type run struct {
 	r           *analysis.Report
 	// cur is the index in script.Commands of the command being judged.
 	cur int
+	// asked counts the questions put to exists (at most maxAsked).
+	asked int
 }
+
+// Bounds on the existence check: how many paths one call may ask about,
+// and how many commands before a delete are read to trust an answer
+// (beyond either, existence counts as unknown).
+const (
+	maxAsked      = 64
+	maxUnderstood = 256
+)
 
 // script1 checks every command of the script, then the script as a whole.
 func (a *run) script1() {
@@ -97,6 +109,9 @@ func (a *run) script1() {
 // judged by its words (dynamicCommand).
 func (a *run) command(c *shell.Command) {
 	prog := progName(c)
+	if prog == "" && a.versioned(c) {
+		return
+	}
 	defer a.recordLinks(c, prog)
 	if a.env.root {
 		if prog == "find" {
@@ -124,6 +139,54 @@ func (a *run) command(c *shell.Command) {
 		a.disk(c, prog)
 	}
 	a.writes(c, prog)
+}
+
+// versioned judges a package that a package runner names with its
+// version (npx rimraf@5 ~, pnpm dlx shx@0.3 rm -rf ~): the reader takes
+// "rimraf@5" for a program not in the catalog; read again without the
+// version, the command is judged as the program it is. It reports
+// whether c was such a command.
+func (a *run) versioned(c *shell.Command) bool {
+	if c.Inv == nil || c.Parent == nil || c.Remote || len(c.Args) == 0 || c.Args[0].Dynamic {
+		return false
+	}
+	switch progName(c.Parent) {
+	case "npx", "npm", "pnpm", "yarn", "bunx", "bun":
+	default:
+		return false
+	}
+	name := path.Base(c.Args[0].Value)
+	at := strings.LastIndexByte(name, '@')
+	if at <= 0 || programs.Lookup(name[:at]) == nil {
+		return false
+	}
+	var b strings.Builder
+	for i, w := range c.Args {
+		v := w.Value
+		if i == 0 {
+			v = name[:at]
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if w.Dynamic {
+			b.WriteString(`"$__toolwall_runtime"`)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(v, "'", `'\''`) + "'")
+	}
+	s, err := shell.Read(b.String(), shell.Options{Cwd: c.Cwd, Home: a.env.home})
+	if err != nil {
+		return false
+	}
+	sub := *a
+	sub.script = s
+	for i, d := range s.Commands {
+		sub.cur = i
+		sub.command(d)
+	}
+	a.asked = sub.asked
+	return true
 }
 
 // progName returns the canonical name of the program c runs (its catalog
@@ -215,14 +278,20 @@ func globbing(c *shell.Command, prog string) bool {
 
 // absent reports whether target t of this machine does not exist, so a
 // delete of it loses nothing (issue 7 §3): the existence oracle says so,
-// and nothing earlier in the script could have put data there (a move
-// into it, a program not in the catalog naming a path under it, a
-// command known only at run time). Without an oracle (toolwall eval) it
-// is false.
+// and every command before it in the script is understood not to have
+// moved data there. Not understood: a command known only at run time, a
+// program not in the catalog (but for shell builtins that touch no
+// file), a subcommand the catalog does not describe (git stash pop), a
+// program running code or a script whose file operations are not seen
+// (python x.py, make, sh < x.sh), a move into it, an operand the
+// catalog has no role for naming a path under it. Copies and new files
+// may go there: their sources stay, or they are new. Without an oracle
+// (toolwall eval) it is false.
 func (a *run) absent(e *env, t target) bool {
-	if a.exists == nil || e != &a.env || t.dynamic || t.base == "" {
+	if a.exists == nil || e != &a.env || t.dynamic || t.base == "" || a.asked >= maxAsked || a.cur > maxUnderstood {
 		return false
 	}
+	a.asked++
 	if ok, known := a.exists(t.base); ok || !known {
 		return false
 	}
@@ -232,35 +301,70 @@ func (a *run) absent(e *env, t target) bool {
 		}
 	}
 	for _, d := range a.script.Commands[:min(a.cur, len(a.script.Commands))] {
-		if d.Inv == nil && len(d.Args) > 0 {
+		if !a.understood(d, t.base) {
 			return false
-		}
-		moves := false
-		for _, x := range d.Effects {
-			moves = moves || x.Kind == shell.Moves
-		}
-		unknown := d.Inv != nil && d.Inv.Program() == nil
-		if !moves && !unknown {
-			continue
-		}
-		for _, x := range d.Effects {
-			if (x.Kind == shell.Writes || x.Kind == shell.Links) && (x.Path == "" || under(x.Path, t.base)) {
-				return false
-			}
-		}
-		if unknown {
-			for _, w := range d.Args[1:] {
-				if w.Dynamic {
-					return false
-				}
-				if strings.HasPrefix(w.Value, "-") {
-					continue
-				}
-				if p := a.env.abs(w.Value, d.Cwd); p == "" || under(p, t.base) {
-					return false
-				}
-			}
 		}
 	}
 	return true
+}
+
+// understood reports whether command d is known not to have moved data
+// under base (see absent).
+func (a *run) understood(d *shell.Command, base string) bool {
+	if d.Inv == nil {
+		return len(d.Args) == 0
+	}
+	p := d.Inv.Program()
+	if p == nil {
+		return quietBuiltin(d.Name)
+	}
+	if len(p.Root().Subs) > 0 && len(d.Inv.Subs) == 0 || p.Root().Lang != "" {
+		return false
+	}
+	if d.Inv.Stdin == programs.Code && d.Stdin.Kind == shell.StdinFile {
+		return false
+	}
+	for _, o := range d.Inv.Opts {
+		switch o.Role {
+		case programs.Code, programs.Exec, programs.Source:
+			return false
+		}
+	}
+	moves := false
+	for _, x := range d.Effects {
+		moves = moves || x.Kind == shell.Moves
+	}
+	for _, x := range d.Effects {
+		if moves && (x.Kind == shell.Writes || x.Kind == shell.Links) && (x.Path == "" || under(x.Path, base)) {
+			return false
+		}
+	}
+	for _, op := range d.Inv.Operands {
+		switch op.Role {
+		case programs.Code, programs.Exec, programs.Source:
+			return false
+		case programs.Unknown, programs.None:
+		default:
+			continue
+		}
+		w := d.Inv.Args[op.Word]
+		if w.Dynamic {
+			continue
+		}
+		if p := a.env.abs(w.Value, d.Cwd); p == "" || under(p, base) {
+			return false
+		}
+	}
+	return true
+}
+
+// quietBuiltin reports whether a shell builtin the catalog does not list
+// changes no file.
+func quietBuiltin(name string) bool {
+	switch name {
+	case "cd", "pushd", "popd", "export", "set", "unset", "local", "shift", "exit", "return", "wait", "read",
+		"declare", "typeset", "readonly", "alias", "unalias", "shopt", "umask", "hash", "type", ":":
+		return true
+	}
+	return false
 }

@@ -78,7 +78,9 @@ func diskTool(c *shell.Command) bool {
 // block device it is denied (disk.overwrite, disk.format or
 // disk.partition by the program, c153–c168); a /dev/ path only known at
 // run time asks (disk.dynamic-device); under a system root it is tagged
-// a system write. install, mv and ln replace a device node rather than
+// a system write. A path written through a symbolic link made earlier in
+// the call is the path the link names. install, mv and ln replace a
+// device node rather than
 // write the disk behind it; mount writes nothing.
 func (a *run) writes(c *shell.Command, prog string) {
 	switch prog {
@@ -110,6 +112,9 @@ func (a *run) writes(c *shell.Command, prog string) {
 			continue
 		}
 		p := x.Path
+		if !x.Remote && len(a.env.links) > 0 {
+			p = a.env.unlink(p, true) // writing through a link writes what it names
+		}
 		if !blockDevice(p) {
 			if !x.Remote && a.env.systemWrite(p) {
 				a.r.Tag(toolwall.TagSystemWrite, p, "")
@@ -223,15 +228,21 @@ func (a *run) disk(c *shell.Command, prog string) {
 				"List volumes with `lvs` or `vgs`; removing one is for the user to run.")
 		}
 	case "diskutil":
+		verb := p.Name
+		if p.Parent == nil || p.Name == "apfs" {
+			// diskutil's verbs are not case-sensitive (ERASEDISK): an
+			// unmatched one is the first operand
+			verb = v.Operand(0).Value
+		}
 		rule := ""
-		switch strings.ToLower(p.Name) {
+		switch strings.ToLower(verb) {
 		case "erasedisk", "erasevolume", "reformat", "zerodisk", "randomdisk", "secureerase", "deletecontainer", "deletevolume", "erasecd":
 			rule = "disk.format"
 		case "partitiondisk", "splitpartition", "mergepartitions", "resizevolume", "addpartition", "resizecontainer":
 			rule = "disk.partition"
 		}
 		if rule != "" {
-			a.deny(rule, quote(c)+" was refused: diskutil "+p.Name+" erases or repartitions a disk, destroying what is on it. "+
+			a.deny(rule, quote(c)+" was refused: diskutil "+verb+" erases or repartitions a disk, destroying what is on it. "+
 				"List disks with `diskutil list`; erasing or repartitioning is for the user to run.")
 		}
 	case "flashrom":

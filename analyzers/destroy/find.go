@@ -291,18 +291,25 @@ func ownScript(v string) bool { return strings.Contains(v, "/") && !strings.HasP
 func (a *run) find(c *shell.Command) {
 	v := c.Inv
 	f := &findExpr{v: v, a: a}
-	isOperand := map[int]bool{}
 	for _, op := range v.Operands {
-		isOperand[op.Word] = true
 		if w := v.Args[op.Word]; !w.Dynamic {
 			f.starts = append(f.starts, w.Value)
 		}
 	}
+	// The grammar's options and operands are in word order: walk both
+	// with the words, once.
+	k, j := 0, 0
 	for i := 1; i < len(v.Args); i++ {
-		if isOperand[i] {
+		for k < len(v.Opts) && v.Opts[k].Word < i {
+			k++
+		}
+		for j < len(v.Operands) && v.Operands[j].Word < i {
+			j++
+		}
+		if j < len(v.Operands) && v.Operands[j].Word == i {
 			continue
 		}
-		if k := optAt(v, i); k >= 0 {
+		if k < len(v.Opts) && v.Opts[k].Word == i {
 			f.toks = append(f.toks, findTok{opt: &v.Opts[k]})
 			i = max(i, v.Opts[k].End-1)
 			continue
@@ -373,17 +380,6 @@ func (a *run) find(c *shell.Command) {
 				e.describe(t, cls)+", which breaks the system or your account and cannot be undone by hand. Change only the files you mean.")
 		}
 	}
-}
-
-// optAt returns the index of the option of v that starts at word i, or
-// -1.
-func optAt(v *shell.Invocation, i int) int {
-	for k, o := range v.Opts {
-		if o.Word == i {
-			return k
-		}
-	}
-	return -1
 }
 
 // findStarts returns the effects of find's start paths (deleted with

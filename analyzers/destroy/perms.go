@@ -1,6 +1,7 @@
 package destroy
 
 import (
+	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall"
@@ -77,6 +78,11 @@ func (a *run) setuid(c *shell.Command, prog string) {
 	switch prog {
 	case "chmod", "shx":
 		modes = v.OperandsOf(programs.Mode)
+		for _, r := range v.Values("reference") {
+			if !r.Dynamic && setuidProgram(path.Base(r.Value)) {
+				modes = append(modes, shell.Word{Value: "u+s", Raw: r.Raw})
+			}
+		}
 	case "install":
 		modes = v.Values("mode")
 	case "setcap":
@@ -107,10 +113,20 @@ func (a *run) setuid(c *shell.Command, prog string) {
 			bit = "set-group-ID"
 		}
 		a.deny("perms.setuid", quote(c)+" was refused: it sets the "+bit+" bit, so the program runs with its owner's "+
-			"or group's rights for whoever starts it (a copied shell made setuid is a root shell). "+
-			"Leave privilege changes to the user; give a shared directory its group with chgrp and g+s on directories only.")
+			"rights for whoever starts it (a setuid copy of a shell is a root shell). Leave privilege changes to the user.")
 		return
 	}
+}
+
+// setuidProgram reports whether a program is one that systems install
+// set-user-ID root: chmod --reference to it copies the bit.
+func setuidProgram(name string) bool {
+	switch name {
+	case "passwd", "sudo", "sudoedit", "su", "mount", "umount", "ping", "chsh", "chfn", "newgrp", "gpasswd",
+		"pkexec", "fusermount", "fusermount3", "doas", "crontab", "at":
+		return true
+	}
+	return false
 }
 
 // setsID reports whether a chmod mode sets the set-user-ID bit (suid) or

@@ -76,8 +76,16 @@ type run struct {
 	r           *analysis.Report
 	// cur is the index in script.Commands of the command being judged.
 	cur int
-	// asked counts the questions put to exists (at most maxAsked).
-	asked int
+	// asked counts the questions put to exists (at most maxAsked);
+	// reread the commands read again without a package version (at most
+	// maxReread).
+	asked, reread int
+	// kids maps a command to the commands it runs (by Parent), built on
+	// first use; fed maps a find to the xargs tails its output feeds.
+	kids, fed map[*shell.Command][]*shell.Command
+	// said lists the rules reported for the command being judged: one
+	// finding per rule and command is enough (rm -rf a b c … asks once).
+	said []string
 }
 
 // Bounds on the existence check: how many paths one call may ask about,
@@ -86,7 +94,35 @@ type run struct {
 const (
 	maxAsked      = 64
 	maxUnderstood = 256
+	maxReread     = 64
 )
+
+// children returns the commands d runs directly (their Parent is d).
+func (a *run) children(d *shell.Command) []*shell.Command {
+	if a.kids == nil {
+		a.kids = map[*shell.Command][]*shell.Command{}
+		a.fed = map[*shell.Command][]*shell.Command{}
+		for _, x := range a.script.Commands {
+			if x.Parent != nil {
+				a.kids[x.Parent] = append(a.kids[x.Parent], x)
+			}
+			if f := a.fedByFind(x); f != nil {
+				a.fed[f] = append(a.fed[f], x)
+			}
+		}
+	}
+	return a.kids[d]
+}
+
+// within calls f for d and every command it runs in turn, depth first.
+func (a *run) within(d *shell.Command, f func(*shell.Command)) {
+	f(d)
+	for _, k := range a.children(d) {
+		if k != d {
+			a.within(k, f)
+		}
+	}
+}
 
 // script1 checks every command of the script, then the script as a whole.
 func (a *run) script1() {
@@ -95,8 +131,10 @@ func (a *run) script1() {
 			return
 		}
 		a.cur = i
+		a.said = a.said[:0]
 		a.command(c)
 	}
+	a.said = a.said[:0]
 	if !a.env.root {
 		a.forkBomb()
 		a.unbounded()
@@ -160,6 +198,14 @@ func (a *run) versioned(c *shell.Command) bool {
 	if at <= 0 || programs.Lookup(name[:at]) == nil {
 		return false
 	}
+	if a.reread >= maxReread {
+		if del, _ := handedTo(name[:at]); del {
+			a.ask("rm.dynamic-command", quote(c)+" needs confirmation: it deletes with "+name[:at]+
+				", in one call with too many other versioned packages to check each. Run it on its own, or without the version.")
+		}
+		return true
+	}
+	a.reread++
 	var b strings.Builder
 	for i, w := range c.Args {
 		v := w.Value
@@ -180,12 +226,13 @@ func (a *run) versioned(c *shell.Command) bool {
 		return false
 	}
 	sub := *a
-	sub.script = s
+	sub.script, sub.kids, sub.fed, sub.said = s, nil, nil, nil
 	for i, d := range s.Commands {
 		sub.cur = i
+		sub.said = sub.said[:0]
 		sub.command(d)
 	}
-	a.asked = sub.asked
+	a.asked, a.reread = sub.asked, sub.reread
 	return true
 }
 
@@ -204,21 +251,62 @@ const category = "destructive"
 
 // deny adds an irreversible finding.
 func (a *run) deny(rule, reason string) {
-	a.r.Add(toolwall.Finding{Rule: rule, Category: category, Score: 0.95, Action: toolwall.Deny, Reason: reason})
+	if a.first(rule) {
+		a.r.Add(toolwall.Finding{Rule: rule, Category: category, Score: 0.95, Action: toolwall.Deny, Reason: reason})
+	}
 }
 
 // ask adds a finding a human must decide.
 func (a *run) ask(rule, reason string) {
-	a.r.Add(toolwall.Finding{Rule: rule, Category: category, Score: 0.6, Action: toolwall.Ask, Reason: reason})
+	if a.first(rule) {
+		a.r.Add(toolwall.Finding{Rule: rule, Category: category, Score: 0.6, Action: toolwall.Ask, Reason: reason})
+	}
 }
 
-// quote renders a command for a reason, shortened to 120 bytes.
-func quote(c *shell.Command) string {
-	s := c.String()
-	if len(s) > 120 {
-		s = s[:117] + "..."
+// first reports whether rule has not been reported for the command being
+// judged yet, and notes it.
+func (a *run) first(rule string) bool {
+	if a.reported(rule) {
+		return false
 	}
-	return "`" + s + "`"
+	a.said = append(a.said, rule)
+	return true
+}
+
+// reported reports whether rule was reported for the command being
+// judged already (a later finding of it would add nothing).
+func (a *run) reported(rule string) bool {
+	for _, r := range a.said {
+		if r == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// quote renders a command for a reason, shortened to 120 bytes (the
+// argv values joined by spaces, a dynamic word as written).
+func quote(c *shell.Command) string {
+	var b strings.Builder
+	b.WriteByte('`')
+	for i, w := range c.Args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		v := w.Value
+		if w.Dynamic {
+			v = w.Raw
+		}
+		b.WriteString(v)
+		if b.Len() > 121 {
+			break
+		}
+	}
+	s := b.String()
+	if len(s) > 121 {
+		s = s[:118] + "..."
+	}
+	return s + "`"
 }
 
 // tagDelete records a delete effect of this machine; a dynamic target has

@@ -245,17 +245,12 @@ func (f *findExpr) pattern(test string, w shell.Word) findNode {
 // program named by a relative path ("./truncate") is the project's own
 // script, not the tool.
 func (a *run) handles(d *shell.Command) (del, perm bool) {
-	for _, x := range a.script.Commands {
-		inside := x == d
-		for p := x.Parent; p != nil && !inside; p = p.Parent {
-			inside = p == d
+	a.within(d, func(x *shell.Command) {
+		if !ownScript(x.Arg(0)) {
+			xd, xp := effectsOn(x)
+			del, perm = del || xd, perm || xp
 		}
-		if !inside || ownScript(x.Arg(0)) {
-			continue
-		}
-		xd, xp := effectsOn(x)
-		del, perm = del || xd, perm || xp
-	}
+	})
 	return del, perm
 }
 
@@ -321,8 +316,8 @@ func (a *run) find(c *shell.Command) {
 			}
 		}
 	}
-	for _, d := range a.script.Commands {
-		if d.Parent == c && d.Via == "find -exec" {
+	for _, d := range a.children(c) {
+		if d.Via == "find -exec" {
 			f.tails = append(f.tails, d)
 		}
 	}
@@ -403,22 +398,15 @@ func findStarts(c *shell.Command) []shell.Effect {
 // or through "find … | xargs rm" (piped) and "find … | xargs chmod"
 // (pipedPerm).
 func (a *run) fedFrom(c *shell.Command) (del, perm, piped, pipedPerm bool) {
-	for _, d := range a.script.Commands {
-		if ownScript(d.Arg(0)) {
-			continue
+	for _, k := range a.children(c) {
+		if k != c {
+			kd, kp := a.handles(k)
+			del, perm = del || kd, perm || kp
 		}
-		dd, dp := effectsOn(d)
-		if !dd && !dp {
-			continue
-		}
-		for p := d.Parent; p != nil; p = p.Parent {
-			if p == c {
-				del, perm = del || dd, perm || dp
-			}
-		}
-		if a.fedByFind(d) == c {
-			piped, pipedPerm = piped || dd, pipedPerm || dp
-		}
+	}
+	for _, x := range a.fed[c] {
+		xd, xp := a.handles(x)
+		piped, pipedPerm = piped || xd, pipedPerm || xp
 	}
 	return del, perm, piped, pipedPerm
 }

@@ -178,6 +178,9 @@ func (a *run) gitInternals(c *shell.Command, t target) {
 // this machine loses nothing and passes.
 func (a *run) judgeDelete(c *shell.Command, e *env, t target, via string) {
 	cls := e.classify(t)
+	if r := deleteRule(cls); r == "" || a.reported(r) {
+		return
+	}
 	what := via
 	if what == "" {
 		what = quote(c)
@@ -216,6 +219,23 @@ func (a *run) judgeDelete(c *shell.Command, e *env, t target, via string) {
 		a.ask("rm.outside-project", what+" needs confirmation: it deletes "+t.abs+", outside the project and the temp directories, "+
 			"where nothing can restore it. Leave it to the user, or work inside the project or a temp directory.")
 	}
+}
+
+// deleteRule is the rule judgeDelete reports for a class ("" for none).
+func deleteRule(cls class) string {
+	switch cls {
+	case clsRoot, clsSystem, clsHome, clsOtherHome:
+		return "rm.dangerous-target"
+	case clsProject, clsProjectGit:
+		return "rm.project-folder"
+	case clsProjectSub:
+		return "rm.project-subtree"
+	case clsHomeSub:
+		return "rm.home-subtree"
+	case clsOther:
+		return "rm.outside-project"
+	}
+	return ""
 }
 
 // rootDelete judges a recursive delete in root context: only the

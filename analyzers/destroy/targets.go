@@ -3,6 +3,7 @@ package destroy
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/shell"
@@ -154,7 +155,7 @@ type link struct {
 }
 
 // maxLinks bounds how many renames and links one script records.
-const maxLinks = 64
+const maxLinks = 32
 
 // unlink maps an absolute cleaned path p (slash is set when the word
 // ended in "/") back through the script's links to what it names: "mv ~
@@ -477,18 +478,34 @@ func systemCache(p string, wipe bool) bool {
 	return false
 }
 
+// artifacts holds Artifacts split into exact names and patterns, built
+// on first use.
+var artifacts struct {
+	once     sync.Once
+	names    map[string]bool
+	patterns []string
+}
+
 // isArtifact reports whether any element of rel (a path relative to the
 // project, maybe with a glob last element) is build output or a cache.
 func isArtifact(rel string) bool {
-	for el := range strings.SplitSeq(rel, "/") {
+	artifacts.once.Do(func() {
+		artifacts.names = make(map[string]bool, len(Artifacts))
 		for _, a := range Artifacts {
-			if a == el {
-				return true
-			}
 			if hasMeta(a) {
-				if ok, _ := path.Match(a, el); ok {
-					return true
-				}
+				artifacts.patterns = append(artifacts.patterns, a)
+			} else {
+				artifacts.names[a] = true
+			}
+		}
+	})
+	for el := range strings.SplitSeq(rel, "/") {
+		if artifacts.names[el] {
+			return true
+		}
+		for _, a := range artifacts.patterns {
+			if ok, _ := path.Match(a, el); ok {
+				return true
 			}
 		}
 	}

@@ -119,6 +119,9 @@ func (a *run) writes(c *shell.Command, prog string) {
 			if !x.Remote && a.env.systemWrite(p) {
 				a.r.Tag(toolwall.TagSystemWrite, p, "")
 			}
+			if !x.Remote && systemFile(p) && empties(c, prog, x) {
+				a.systemFile(c, p, "empties")
+			}
 			continue
 		}
 		dup := false
@@ -134,6 +137,27 @@ func (a *run) writes(c *shell.Command, prog string) {
 		a.deny(rule, quote(c)+" was refused: it "+verb+" the disk device "+p+
 			", destroying the partitions and file systems on it. "+instead)
 	}
+}
+
+// empties reports whether effect x of command c leaves a file empty:
+// truncate or shred of it, or a truncating redirection (">") of a
+// command that prints nothing (":", true, a bare redirection, echo 0>).
+func empties(c *shell.Command, prog string, x shell.Effect) bool {
+	switch {
+	case x.Kind == shell.Modifies:
+		return prog == "truncate" || prog == "shred"
+	case x.Kind != shell.Writes || x.Role != programs.Unknown || x.From != ">" && x.From != ">|":
+		return false
+	}
+	if len(c.Args) == 0 || c.Name == ":" || c.Name == "true" {
+		return true
+	}
+	for _, r := range c.Redirects {
+		if r.Target.Value == x.Word.Value && r.Fd != "" && r.Fd != "1" {
+			return true // another descriptor than the output: the file is only truncated
+		}
+	}
+	return false
 }
 
 // diskRule names the rule, the verb and the advice for a write onto a

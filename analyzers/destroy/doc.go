@@ -30,6 +30,8 @@
 //	rm.home-subtree         ask: recursive delete in home outside the project and caches
 //	rm.outside-project      ask: recursive delete of another absolute path (/srv/data, /etc/x, /tmp itself)
 //	rm.git-internals        ask: deleting files of git's own store one by one (.git/HEAD, objects, refs, the index)
+//	rm.system-file          ask: deleting or emptying (truncate, ": >") a file of /etc or the mail and job spools one by one;
+//	                        backup copies (*.bak, *.old, *~) pass
 //	rm.dynamic-target       ask: recursive delete of a target known only at run time
 //	rm.dynamic-command      ask: a command word known only at run time that names a deleting program or disk tool, or targets /, home, a system root
 //	find.delete-broad-root  find -delete / -exec of a deleting command (or fd -x/-X rm) from /, home or a system root

@@ -74,11 +74,44 @@ func (a *run) deletes(c *shell.Command, prog string) {
 		case t.wipe && prog != "rmdir":
 			a.judgeWipe(c, e, t)
 		default:
-			if e.classify(t) == clsProjectGit && !a.absent(e, t) {
+			switch cls := e.classify(t); {
+			case cls == clsProjectGit && !a.absent(e, t):
 				a.gitInternals(c, t)
+			case cls == clsOther && systemFile(t.abs) && !a.absent(e, t):
+				a.systemFile(c, t.abs, "deletes")
 			}
 		}
 	}
+}
+
+// systemFile asks before a system file is deleted or emptied one by one
+// (issue 7 §4): the machine's configuration under /etc, and the mail and
+// job spools; nothing restores it.
+func (a *run) systemFile(c *shell.Command, p, verb string) {
+	a.ask("rm.system-file", quote(c)+" needs confirmation: it "+verb+" "+p+", a system file nothing restores. "+
+		"Leave system configuration to the user, or say what should change.")
+}
+
+// systemFile reports whether p (absolute, clean; maybe a glob) is a file
+// of the system's configuration (/etc, /private/etc, /usr/local/etc) or
+// spools (/var/spool, /var/mail), not one of those directories itself,
+// nor a backup or temporary copy (*.bak, *.old, *.orig, *~, …).
+func systemFile(p string) bool {
+	base := path.Base(p)
+	if strings.HasSuffix(base, "~") || strings.HasSuffix(base, ".swp") {
+		return false
+	}
+	for _, s := range [...]string{".bak", ".old", ".orig", ".tmp", ".dpkg-", ".rpmsave", ".rpmnew", ".ucf-"} {
+		if strings.Contains(base, s) {
+			return false
+		}
+	}
+	for _, r := range [...]string{"/etc", "/private/etc", "/usr/local/etc", "/var/spool", "/var/mail"} {
+		if strictlyUnder(p, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // mirror judges rsync --delete (and kin): whatever the destination holds

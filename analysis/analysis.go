@@ -15,6 +15,14 @@ type Input struct {
 	// Script is the shell reading of a Bash call; nil for other tools and
 	// when the command did not parse (the gate reports that itself).
 	Script *shell.Script
+	// Exists reports whether an absolute, clean path exists on the
+	// machine where the call would run (a final symbolic link is not
+	// followed); known is false when that cannot be told. Nil means
+	// unknown for every path: toolwall eval and tests judge synthetic
+	// places. A delete of a path that does not exist loses nothing
+	// (issue 7 §3); never ask it about a path of another host or a
+	// container.
+	Exists func(path string) (exists, known bool)
 }
 
 // Report collects what analyzers found in one call.

@@ -3,10 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/user"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/toolwall/toolwall"
@@ -27,7 +29,10 @@ const (
 	Layout Places = iota
 	// Installed adds the real files of this process: the configuration
 	// file, the state database, the running executable and a "toolwall"
-	// in every PATH directory. The CLI's check and every hook use it.
+	// in every PATH directory, and judges paths as they are on this
+	// machine: a delete of a path that does not exist loses nothing
+	// (analysis.Input.Exists, from os.Lstat). The CLI's check and every
+	// hook use it.
 	Installed
 )
 
@@ -142,8 +147,10 @@ func New(opts Options) *Engine {
 		w.Turns = cfg.Memory.Turns
 	}
 	files := self.Files{Home: DefaultFiles()}
+	var exists func(string) (bool, bool)
 	if opts.Places == Installed {
 		files.Own = append(installedFiles(cfg, opts.ConfigPath, e.state), opts.Protect...)
+		exists = lstat
 	}
 	e.policy = policy.New(cfg)
 	var tracked func(context.Context, string, string) bool
@@ -159,6 +166,7 @@ func New(opts Options) *Engine {
 		Logger:     log,
 		Store:      e.store,
 		StoreErr:   storeErr,
+		Exists:     exists,
 	})
 	return e
 }
@@ -173,6 +181,20 @@ func (e *Engine) Evaluate(ctx context.Context, call toolwall.Call) toolwall.Verd
 
 // Policy returns the policy the engine applies.
 func (e *Engine) Policy() *policy.Policy { return e.policy }
+
+// lstat reports whether path exists on this machine, not following a
+// final symbolic link; an error other than "does not exist" (or "not a
+// directory" on the way) leaves it unknown.
+func lstat(path string) (exists, known bool) {
+	_, err := os.Lstat(path)
+	switch {
+	case err == nil:
+		return true, true
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return false, true
+	}
+	return false, false
+}
 
 // calls is the number of calls a store keeps per session: at least the
 // chain window.

@@ -58,6 +58,9 @@ type Options struct {
 	// project file from one a session may have downloaded. Nil: every
 	// file counts as untracked.
 	Tracked func(ctx context.Context, project, path string) bool
+	// Exists is handed to analyzers as analysis.Input.Exists; nil leaves
+	// existence unknown.
+	Exists func(path string) (exists, known bool)
 }
 
 // ChainWindow is the default history window of chain rules: the last 100
@@ -77,6 +80,7 @@ type Gate struct {
 	window     session.Window
 	chains     []chain.Rule
 	tracked    func(ctx context.Context, project, path string) bool
+	exists     func(string) (bool, bool)
 }
 
 // New returns a Gate for opts.
@@ -91,6 +95,7 @@ func New(opts Options) *Gate {
 		window:     opts.Window,
 		chains:     opts.Chains,
 		tracked:    opts.Tracked,
+		exists:     opts.Exists,
 	}
 	if opts.StoreErr != nil {
 		g.storeNote = "chain memory off: " + opts.StoreErr.Error()
@@ -202,7 +207,7 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 // analyze runs the single-call analysis: the shell reading of a Bash call
 // and every analyzer watching the tool.
 func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
-	in := &analysis.Input{Call: call}
+	in := &analysis.Input{Call: call, Exists: g.exists}
 	var findings []toolwall.Finding
 	if call.Tool == toolwall.ToolBash {
 		script, f := g.read(call)

@@ -13,6 +13,8 @@ var (
 	catCoreutils string
 	//go:embed catalog/db.txt
 	catDB string
+	//go:embed catalog/disk.txt
+	catDisk string
 	//go:embed catalog/git.txt
 	catGit string
 	//go:embed catalog/net.txt
@@ -36,6 +38,7 @@ func embedded() []source {
 		{"agents.txt", catAgents},
 		{"coreutils.txt", catCoreutils},
 		{"db.txt", catDB},
+		{"disk.txt", catDisk},
 		{"git.txt", catGit},
 		{"net.txt", catNet},
 		{"persist.txt", catPersist},

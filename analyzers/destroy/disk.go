@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -12,7 +13,7 @@ import (
 // a letter (sda, vdb, xvdf, hdc), '0' a digit (nvme0n1, mmcblk0p1, disk2,
 // rdisk2s1, md0, dm-0, nbd0, mtdblock0). Loop devices are left out on
 // purpose: they are backed by an image file the user chose.
-var blockPrefixes = []struct {
+var blockPrefixes = [...]struct {
 	name string
 	next byte
 }{
@@ -24,13 +25,16 @@ var blockPrefixes = []struct {
 	{"ada", '0'}, {"da", '0'}, {"nvd", '0'},
 }
 
-// devNotDisks are subdirectories of /dev that hold no disks; any other
-// /dev/<dir>/<name> is taken for an LVM logical volume (/dev/vg0/root).
-var devNotDisks = map[string]bool{
-	"shm": true, "pts": true, "fd": true, "mqueue": true, "hugepages": true, "input": true, "snd": true,
-	"net": true, "bus": true, "char": true, "cpu": true, "dri": true, "serial": true, "vfio": true,
-	"usb": true, "v4l": true, "dma_heap": true, "hidraw": true, "tty": true, "vhost": true, "bsg": true, "pty": true,
-	"vc": true,
+// devNotDisk reports whether a subdirectory of /dev holds no disks; any
+// other /dev/<dir>/<name> is taken for an LVM logical volume
+// (/dev/vg0/root).
+func devNotDisk(dir string) bool {
+	switch dir {
+	case "shm", "pts", "fd", "mqueue", "hugepages", "input", "snd", "net", "bus", "char", "cpu", "dri", "serial",
+		"vfio", "usb", "v4l", "dma_heap", "hidraw", "tty", "vhost", "bsg", "pty", "vc", "disk", "mapper":
+		return true
+	}
+	return false
 }
 
 // blockDevice reports whether p (absolute, clean) names a disk or
@@ -46,7 +50,7 @@ func blockDevice(p string) bool {
 		(strings.HasPrefix(rest, "mapper/") && rest != "mapper/control") {
 		return true
 	}
-	if dir, lv, ok := strings.Cut(rest, "/"); ok && lv != "" && !strings.Contains(lv, "/") && !devNotDisks[dir] && dir != "disk" && dir != "mapper" {
+	if dir, lv, ok := strings.Cut(rest, "/"); ok && lv != "" && !strings.Contains(lv, "/") && !devNotDisk(dir) {
 		return true
 	}
 	for _, b := range blockPrefixes {
@@ -61,254 +65,217 @@ func blockDevice(p string) bool {
 	return false
 }
 
-// devices returns the block devices among words, and whether a word is a
-// /dev/ path only known at run time.
-func (a *run) devices(c *shell.Command, words []shell.Word) (devs []string, dynamic bool) {
-	for _, w := range words {
-		if w.Dynamic {
-			dynamic = dynamic || strings.HasPrefix(w.Prefix, "/dev/")
-			continue
-		}
-		if p := a.env.abs(w.Value, c.Cwd); blockDevice(p) {
-			devs = append(devs, p)
-		}
-	}
-	return devs, dynamic
+// diskTool reports whether c runs a disk tool: an entry of the catalog's
+// disk.txt, or dd.
+func diskTool(c *shell.Command) bool {
+	p := c.Inv.Program()
+	return p != nil && (p.Root().File == "disk.txt" || p.Root().Grammar == "dd")
 }
 
-// Partition-table tools' read-only options: with one of them (and, for
-// sgdisk, nothing else) the tool only lists.
-var (
-	fdiskRO  = []string{"l", "list", "h", "help", "V", "version", "s", "getsz"}
-	sfdiskRO = []string{"l", "list", "d", "dump", "J", "json", "s", "show-size", "V", "verify", "g",
-		"show-geometry", "F", "list-free", "T", "list-types", "v", "version", "h", "help"}
-	sfdiskWrite = []string{"delete", "reorder", "r", "part-type", "part-label", "part-uuid", "part-attrs",
-		"relocate", "disk-id", "A", "activate", "N", "partno", "append", "a", "wipe", "w", "wipe-partitions", "W"}
-	sgdiskRO     = "piOvLVEFfDP?"
-	sgdiskLongRO = []string{"print", "info", "verify", "print-mbr", "list-types", "version", "help", "usage",
-		"pretend", "backup", "display-alignment", "end-of-largest", "first-in-largest", "first-aligned-in-largest"}
-	partedWrite = []string{"mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart", "resize", "name",
-		"set", "toggle", "rescue", "disk_set", "disk_toggle", "move", "cp", "mkfs", "type"}
-)
-
-// disk checks programs that format, partition or overwrite block devices
-// (c153–c168). Image files are never matched: only device nodes.
-func (a *run) disk(c *shell.Command, n string, args []shell.Word) {
-	switch {
-	case n == "dd" || n == "dcfldd" || n == "dc3dd" || n == "ddpt" || n == "sg_dd":
-		a.dd(c, args)
-	case strings.HasPrefix(n, "mkfs") || strings.HasPrefix(n, "newfs") || n == "mke2fs" || n == "mkswap" ||
-		n == "mkdosfs" || n == "mkntfs" || n == "mkexfatfs" || n == "mkudffs" || n == "mkreiserfs" || n == "mkjfs":
-		a.diskRule(c, args[1:], "disk.format", "formats")
-	case n == "bmaptool" && len(args) > 1 && args[1].Value == "copy":
-		a.diskRule(c, args[2:], "disk.overwrite", "writes an image onto")
-	case n == "pvcreate" || n == "vgcreate" || n == "vgextend" || n == "pvremove":
-		a.diskRule(c, args[1:], "disk.format", "writes an LVM label onto")
-	case n == "zpool":
-		a.zpool(c, args)
-	case n == "mdadm":
-		for _, w := range args[1:] {
-			switch w.Value {
-			case "--create", "-C", "--build", "-B", "--zero-superblock", "--add", "-a":
-				a.diskRule(c, args[1:], "disk.format", "writes a RAID superblock onto")
-				return
+// writes judges what a command writes, appends to or changes in place
+// (redirections, tee, dd of=, cp's destination, the device operands of
+// disk tools; shred, srm and wipe overwrite what they delete): onto a
+// block device it is denied (disk.overwrite, disk.format or
+// disk.partition by the program, c153–c168); a /dev/ path only known at
+// run time asks (disk.dynamic-device); under a system root it is tagged
+// a system write. A path written through a symbolic link made earlier in
+// the call is the path the link names. install, mv and ln replace a
+// device node rather than
+// write the disk behind it; mount writes nothing.
+func (a *run) writes(c *shell.Command, prog string) {
+	switch prog {
+	case "install", "mv", "ln", "mount", "umount":
+		return
+	case "parted":
+		if partedReads(c.Inv) {
+			return
+		}
+	}
+	tool := c.Inv != nil && diskTool(c)
+	var denied []string
+	for _, x := range c.Effects {
+		switch x.Kind {
+		case shell.Writes, shell.Appends, shell.Modifies:
+		case shell.Deletes:
+			if prog != "shred" && prog != "srm" && prog != "wipe" {
+				continue
 			}
-		}
-	case n == "sg_format" || n == "sg_sanitize":
-		for _, w := range args[1:] {
-			if n == "sg_sanitize" || w.Value == "--format" || w.Value == "-F" || (strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "--") && strings.Contains(w.Value, "F")) {
-				a.diskRule(c, args[1:], "disk.format", "low-level formats")
-				return
-			}
-		}
-	case n == "flashrom":
-		a.flashrom(c, args)
-	case n == "wipefs":
-		p := parseArgs(args[1:], optSpec{shortArg: "otO", long: []string{"all", "offset", "no-act", "backup", "force", "types", "output", "help", "version"}, longArg: []string{"offset", "types", "output"}})
-		if p.has("a", "all", "o", "offset") && !p.has("n", "no-act") {
-			a.diskRule(c, p.operands, "disk.format", "erases the signatures of")
-		}
-	case n == "shred":
-		p := parseArgs(args[1:], optSpec{shortArg: "ns", long: []string{"force", "iterations", "random-source", "size", "remove", "verbose", "exact", "zero", "help", "version"}, longArg: []string{"iterations", "random-source", "size"}})
-		a.tagDeletes(c, p.operands)
-		a.diskRule(c, p.operands, "disk.overwrite", "overwrites")
-	case n == "blkdiscard":
-		a.diskRule(c, args[1:], "disk.overwrite", "discards every block of")
-	case n == "ddrescue" && len(args) > 2:
-		a.diskRule(c, args[2:], "disk.overwrite", "writes onto")
-	case n == "badblocks":
-		p := parseArgs(args[1:], optSpec{shortArg: "bcdeiopt"})
-		if p.has("w") {
-			a.diskRule(c, p.operands, "disk.overwrite", "overwrites every block of")
-		}
-	case n == "hdparm":
-		for _, w := range args[1:] {
-			if v := w.Value; strings.HasPrefix(v, "--security-erase") || strings.HasPrefix(v, "--trim-sector-ranges") || v == "--write-sector" {
-				a.diskRule(c, args[1:], "disk.overwrite", "erases")
-				break
-			}
-		}
-	case n == "cryptsetup" || n == "nvme":
-		for _, w := range args[1:] {
-			switch strings.ToLower(w.Value) {
-			case "luksformat", "erase", "lukserase", "format", "sanitize":
-				a.diskRule(c, args[1:], "disk.format", "erases")
-				return
-			}
-		}
-	case n == "diskutil":
-		a.diskutil(c, args)
-	case n == "fdisk" || n == "sfdisk" || n == "sgdisk" || n == "gdisk" || n == "cfdisk" || n == "parted":
-		a.partition(c, n, args)
-	}
-}
-
-// diskRule denies rule when words name a block device, and asks when one
-// is a /dev/ path only known at run time.
-func (a *run) diskRule(c *shell.Command, words []shell.Word, rule, verb string) {
-	devs, dynamic := a.devices(c, words)
-	for _, d := range devs {
-		a.r.Tag(toolwall.TagSystemWrite, d, "")
-		a.deny(rule, quote(c)+" was refused: it "+verb+" the disk device "+d+
-			", destroying the partitions and file systems on it. Work on an image file instead; changing a real disk is for the user to run.")
-	}
-	if len(devs) == 0 && dynamic {
-		a.ask("disk.dynamic-device", quote(c)+" needs confirmation: it "+verb+" a device only known at run time, which may be a disk. Write the literal device path.")
-	}
-}
-
-// ddOutputs are the operands of dd and its forensic variants (dcfldd,
-// dc3dd, ddpt, sg_dd) that name a file they write.
-var ddOutputs = []string{"of=", "wipe=", "hwipe=", "hof=", "ofs=", "hofs="}
-
-// ddOutput returns the file an operand names for writing.
-func ddOutput(v string) (string, bool) {
-	for _, p := range ddOutputs {
-		if of, ok := strings.CutPrefix(v, p); ok {
-			return of, true
-		}
-	}
-	return "", false
-}
-
-// dd checks the output operands of dd and its variants (c153–c156,
-// c307–c308).
-func (a *run) dd(c *shell.Command, args []shell.Word) {
-	for _, w := range args[1:] {
-		if w.Dynamic {
-			if d, ok := ddOutput(w.Prefix); ok && (strings.HasPrefix("/dev/", d) || strings.HasPrefix(d, "/dev/")) {
-				a.ask("disk.dynamic-device", quote(c)+" needs confirmation: it writes to "+w.Raw+
-					", a file only known at run time, which may be a disk. Write the literal output path.")
-			}
-			continue
-		}
-		of, ok := ddOutput(w.Value)
-		if !ok {
-			continue
-		}
-		p := a.env.abs(of, c.Cwd)
-		if a.env.systemWrite(p) {
-			a.r.Tag(toolwall.TagSystemWrite, p, "")
-		}
-		if blockDevice(p) {
-			a.deny("disk.overwrite", quote(c)+" was refused: it writes straight onto the disk device "+p+
-				", destroying its partitions and file systems. Write to an image file instead (of=./disk.img); flashing a real device is for the user to run.")
-		}
-	}
-}
-
-// zpool checks ZFS pool commands that write labels onto disks (create,
-// add, attach, replace, labelclear) and zpool destroy, which throws away
-// every dataset of a pool.
-func (a *run) zpool(c *shell.Command, args []shell.Word) {
-	sub := ""
-	if len(args) > 1 {
-		sub = args[1].Value
-	}
-	switch sub {
-	case "create", "add", "attach", "replace", "labelclear", "initialize":
-		a.diskRule(c, args[2:], "disk.format", "writes ZFS labels onto")
-	case "destroy":
-		a.deny("disk.format", quote(c)+" was refused: zpool destroy throws away every file system and volume of the pool, "+
-			"which cannot be undone. List pools with `zpool list`; destroying one is for the user to run.")
-	}
-}
-
-// flashrom denies writing or erasing the machine's own firmware (-p
-// internal): a bad image leaves it unable to boot. Programming an external
-// chip is ordinary embedded work.
-func (a *run) flashrom(c *shell.Command, args []shell.Word) {
-	p := parseArgs(args[1:], optSpec{shortArg: "prlicE", long: []string{"programmer", "read", "write", "verify", "erase",
-		"chip", "layout", "image", "help", "version"}, longArg: []string{"programmer", "read", "write", "verify", "chip", "layout", "image"}})
-	prog, _ := p.val("p", "programmer")
-	if strings.HasPrefix(prog, "internal") && p.has("w", "write", "E", "erase") {
-		a.deny("disk.overwrite", quote(c)+" was refused: it rewrites this machine's firmware flash, and a bad image leaves it unable to boot. "+
-			"Flashing firmware is for the user to run.")
-	}
-}
-
-// diskutil checks macOS diskutil verbs that erase or repartition.
-func (a *run) diskutil(c *shell.Command, args []shell.Word) {
-	for _, w := range args[1:] {
-		rule := ""
-		switch strings.ToLower(w.Value) {
-		case "erasedisk", "erasevolume", "reformat", "zerodisk", "randomdisk", "secureerase",
-			"deletecontainer", "deletevolume", "erasecd":
-			rule = "disk.format"
-		case "partitiondisk", "splitpartition", "mergepartitions", "resizevolume", "addpartition", "resizecontainer":
-			rule = "disk.partition"
 		default:
 			continue
 		}
-		a.deny(rule, quote(c)+" was refused: diskutil "+w.Value+" erases or repartitions a disk, destroying what is on it. "+
-			"List disks with `diskutil list`; erasing or repartitioning is for the user to run.")
-		return
+		w := x.Word
+		if x.Path == "" {
+			if w.Dynamic && (strings.HasPrefix(w.Prefix, "/dev/") || tool && strings.HasPrefix("/dev/", w.Prefix)) {
+				a.ask("disk.dynamic-device", quote(c)+" needs confirmation: it writes to "+w.Raw+
+					", a path only known at run time, which may be a disk. Write the literal device path.")
+			}
+			continue
+		}
+		p := x.Path
+		if !x.Remote && len(a.env.links) > 0 {
+			p = a.env.unlink(p, true) // writing through a link writes what it names
+		}
+		if !blockDevice(p) {
+			if !x.Remote && a.env.systemWrite(p) {
+				a.r.Tag(toolwall.TagSystemWrite, p, "")
+			}
+			if !x.Remote && systemFile(p) && empties(c, prog, x) {
+				a.systemFile(c, p, "empties")
+			}
+			continue
+		}
+		dup := false
+		for _, d := range denied {
+			dup = dup || under(p, d)
+		}
+		if dup {
+			continue
+		}
+		denied = append(denied, p)
+		a.r.Tag(toolwall.TagSystemWrite, p, "")
+		rule, verb, instead := diskRule(c, prog, x)
+		a.deny(rule, quote(c)+" was refused: it "+verb+" the disk device "+p+
+			", destroying the partitions and file systems on it. "+instead)
 	}
 }
 
-// partition checks partition-table editors: listing is allowed, anything
-// else on a disk device is denied (c164–c165).
-func (a *run) partition(c *shell.Command, n string, args []shell.Word) {
-	spec := optSpec{shortArg: "abcCHSLOtuoxXZ"}
-	switch n {
-	case "sgdisk":
-		// sgdisk's -Z, -z, -o, -g … take no value (sgdisk(8)).
-		spec = optSpec{shortArg: "aAbBcdhijlmnNrRtTuU"}
-	case "parted":
-		spec = optSpec{shortArg: "a", long: []string{"list", "script", "machine", "align", "fix", "json", "help", "version"}, longArg: []string{"align"}}
+// empties reports whether effect x of command c leaves a file empty:
+// truncate or shred of it, or a truncating redirection (">") of a
+// command that prints nothing (":", true, a bare redirection, echo 0>).
+func empties(c *shell.Command, prog string, x shell.Effect) bool {
+	switch {
+	case x.Kind == shell.Modifies:
+		return prog == "truncate" || prog == "shred"
+	case x.Kind != shell.Writes || x.Role != programs.Unknown || x.From != ">" && x.From != ">|":
+		return false
 	}
-	p := parseArgs(args[1:], spec)
-	switch n {
-	case "fdisk", "gdisk":
-		if p.has(fdiskRO...) {
-			return
+	if len(c.Args) == 0 || c.Name == ":" || c.Name == "true" {
+		return true
+	}
+	for _, r := range c.Redirects {
+		if r.Target.Value == x.Word.Value && r.Fd != "" && r.Fd != "1" {
+			return true // another descriptor than the output: the file is only truncated
 		}
-	case "sfdisk":
-		if p.has(sfdiskRO...) && !p.has(sfdiskWrite...) {
-			return
+	}
+	return false
+}
+
+// diskRule names the rule, the verb and the advice for a write onto a
+// block device by program prog (x is the effect).
+func diskRule(c *shell.Command, prog string, x shell.Effect) (rule, verb, instead string) {
+	image := "Work on an image file instead; changing a real disk is for the user to run."
+	switch {
+	case prog == "" || x.Role == programs.Unknown && x.From != "operand":
+		return "disk.overwrite", "writes straight onto", "Write to a regular file instead; writing a real device is for the user to run."
+	case prog == "mkfs" || strings.HasPrefix(prog, "mkfs.") || prog == "mkswap" || prog == "newfs":
+		return "disk.format", "formats", image
+	case prog == "wipefs":
+		return "disk.format", "erases the file system signatures of", image
+	case prog == "cryptsetup" || prog == "nvme" || prog == "sg_format" || prog == "sg_sanitize":
+		return "disk.format", "erases", image
+	case prog == "zpool":
+		return "disk.format", "writes ZFS labels onto", image
+	case prog == "pvcreate" || prog == "vgcreate":
+		return "disk.format", "writes an LVM label onto", image
+	case prog == "mdadm":
+		return "disk.format", "writes a RAID superblock onto", image
+	case prog == "fdisk" || prog == "sfdisk" || prog == "sgdisk" || prog == "parted":
+		return "disk.partition", "rewrites the partition table of", "List partitions with `lsblk` or `fdisk -l`; repartitioning a real disk is for the user to run."
+	case prog == "diskutil":
+		return "disk.format", "erases", image
+	case prog == "dd" || c.Inv.Program().Root().Grammar == "dd":
+		return "disk.overwrite", "writes straight onto", "Write to an image file instead (of=./disk.img); flashing a real device is for the user to run."
+	case prog == "badblocks":
+		return "disk.overwrite", "overwrites every block of", image
+	case prog == "blkdiscard":
+		return "disk.overwrite", "discards every block of", image
+	case prog == "hdparm":
+		return "disk.overwrite", "erases", image
+	case prog == "shred" || prog == "srm" || prog == "wipe":
+		return "disk.overwrite", "overwrites", image
+	}
+	return "disk.overwrite", "writes straight onto", "Write to an image file instead; writing a real device is for the user to run."
+}
+
+// partedReads reports whether parted only reads: -l, or every command
+// after the device is one that prints (print, unit, help, version,
+// align-check, select).
+func partedReads(v *shell.Invocation) bool {
+	if v.Has("list", "help", "version") {
+		return true
+	}
+	if len(v.Operands) < 2 {
+		return false // no command: parted is interactive
+	}
+	for _, op := range v.Operands[1:] {
+		w := v.Args[op.Word]
+		if w.Dynamic {
+			return false
 		}
-	case "sgdisk":
-		ro := len(p.opts) > 0
-		for _, o := range p.opts {
-			if !(len(o.k) == 1 && strings.Contains(sgdiskRO, o.k)) && !contains(sgdiskLongRO, o.k) {
-				ro = false
+		switch strings.ToLower(w.Value) {
+		case "print", "p", "unit", "help", "version", "align-check", "select", "quit", "s", "b", "kb", "mb", "gb", "tb",
+			"kib", "mib", "gib", "tib", "b%", "%", "cyl", "chs", "compact", "opt", "min", "minimal", "optimal", "free", "all", "list", "devices":
+		default:
+			if strings.Trim(w.Value, "0123456789") != "" {
+				return false
 			}
 		}
-		if ro || p.has("P", "pretend") {
-			return
+	}
+	return true
+}
+
+// disk checks disk and volume commands that destroy data without naming
+// a device path: zpool destroy, zfs destroy, lvremove and vgremove (a
+// pool, dataset or volume by name), diskutil's erase and partition verbs
+// (disks by name: disk2), and flashrom writing this machine's own
+// firmware (-p internal).
+func (a *run) disk(c *shell.Command, prog string) {
+	v := c.Inv
+	p := v.Program()
+	if p == nil {
+		return
+	}
+	switch prog {
+	case "zpool":
+		if p.Name == "destroy" {
+			a.deny("disk.format", quote(c)+" was refused: zpool destroy throws away every file system and volume of the pool, "+
+				"which cannot be undone. List pools with `zpool list`; destroying one is for the user to run.")
 		}
-	case "parted":
-		if p.has("l", "list", "h", "help", "v", "version") {
-			return
+	case "zfs":
+		if p.Name == "destroy" && !v.Has("dry-run") {
+			a.deny("disk.format", quote(c)+" was refused: zfs destroy throws away a file system, volume or snapshot with its data, "+
+				"which cannot be undone. List datasets with `zfs list`; destroying one is for the user to run.")
 		}
-		write, print := false, false
-		for _, w := range p.operands {
-			write = write || contains(partedWrite, strings.ToLower(w.Value))
-			print = print || strings.EqualFold(w.Value, "print")
+	case "lvremove":
+		if !v.Has("test", "h", "help") {
+			a.deny("disk.format", quote(c)+" was refused: it removes LVM volumes with every file on them, which cannot be undone. "+
+				"List volumes with `lvs` or `vgs`; removing one is for the user to run.")
 		}
-		if print && !write {
-			return
+	case "diskutil":
+		verb := p.Name
+		if p.Parent == nil || p.Name == "apfs" {
+			// diskutil's verbs are not case-sensitive (ERASEDISK): an
+			// unmatched one is the first operand
+			verb = v.Operand(0).Value
+		}
+		rule := ""
+		switch strings.ToLower(verb) {
+		case "erasedisk", "erasevolume", "reformat", "zerodisk", "randomdisk", "secureerase", "deletecontainer", "deletevolume", "erasecd":
+			rule = "disk.format"
+		case "partitiondisk", "splitpartition", "mergepartitions", "resizevolume", "addpartition", "resizecontainer":
+			rule = "disk.partition"
+		}
+		if rule != "" {
+			a.deny(rule, quote(c)+" was refused: diskutil "+verb+" erases or repartitions a disk, destroying what is on it. "+
+				"List disks with `diskutil list`; erasing or repartitioning is for the user to run.")
+		}
+	case "flashrom":
+		for _, w := range v.Values("programmer") {
+			if strings.HasPrefix(w.Prefix, "internal") && v.Has("write", "erase") {
+				a.deny("disk.overwrite", quote(c)+" was refused: it rewrites this machine's firmware flash, and a bad image leaves it unable to boot. "+
+					"Flashing firmware is for the user to run.")
+				return
+			}
 		}
 	}
-	a.diskRule(c, p.operands, "disk.partition", "rewrites the partition table of")
 }

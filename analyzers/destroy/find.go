@@ -5,36 +5,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
-
-// findSelective are find tests that pick files by what they are, so an
-// action behind them is a cleanup rather than a wipe, with the number of
-// arguments each takes (-newerXY is handled by prefix). -type, -maxdepth
-// and -mindepth are deliberately absent: "find . -type f -delete" still
-// deletes every file.
-var findSelective = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1,
-	"-iwholename": 1, "-regex": 1, "-iregex": 1, "-lname": 1, "-ilname": 1,
-	"-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1,
-	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-size": 1, "-user": 1,
-	"-group": 1, "-uid": 1, "-gid": 1, "-perm": 1, "-links": 1, "-inum": 1,
-	"-samefile": 1, "-used": 1, "-empty": 0, "-nouser": 0, "-nogroup": 0,
-}
-
-// findArg1 are find primaries that take one argument.
-var findArg1 = map[string]bool{
-	"-type": true, "-xtype": true, "-maxdepth": true, "-mindepth": true,
-	"-fstype": true, "-printf": true, "-fprint": true, "-fprint0": true,
-	"-fls": true, "-regextype": true, "-context": true,
-}
-
-// deleters are programs that destroy the files they are given; truncate
-// destroys their contents ("find ~ -exec truncate -s0 {} +").
-var deleters = map[string]bool{"rm": true, "unlink": true, "shred": true, "srm": true, "truncate": true, "rimraf": true}
-
-// permChangers are programs that change ownership or mode.
-var permChangers = map[string]bool{"chmod": true, "chown": true, "chgrp": true}
 
 // findNode is what one find sub-expression does. sel: whenever it is true,
 // a selective test passed. del, perm, exec: it can run that kind of action
@@ -44,20 +17,31 @@ var permChangers = map[string]bool{"chmod": true, "chown": true, "chgrp": true}
 // {} +").
 type findNode struct{ sel, del, perm, exec, anyDel, gitSel, gitDel bool }
 
-// findExpr is a recursive-descent reader of a find expression
-// (or: and ("-o" and)*; and: unary ("-a"? unary)*; unary: "!" unary |
-// "(" or ")" | primary). starts are the start paths as written, for
-// matching -path patterns.
+// findTok is one token of a find expression: an operator ("(", ")", "!",
+// ",", "-a", "-o", …) or a primary as the catalog read it.
+type findTok struct {
+	op  string
+	opt *programs.Opt
+}
+
+// findExpr is a recursive-descent reader of a find expression (or: and
+// ("-o" and)*; and: unary ("-a"? unary)*; unary: "!" unary | "(" or ")" |
+// primary) over the primaries the catalog's find grammar read. starts are
+// the start paths as written, for matching -path patterns; tails are the
+// commands of the -exec primaries, in order.
 type findExpr struct {
-	toks            []shell.Word
+	v               *shell.Invocation
+	toks            []findTok
 	starts          []string
-	i, depth        int
+	tails           []*shell.Command
+	a               *run
+	i, depth, execs int
 	hasDel, hasPerm bool
 }
 
 func (f *findExpr) peek() string {
-	if f.i < len(f.toks) && !f.toks[f.i].Dynamic {
-		return f.toks[f.i].Value
+	if f.i < len(f.toks) {
+		return f.toks[f.i].op
 	}
 	return ""
 }
@@ -103,9 +87,10 @@ func (f *findExpr) unary() findNode {
 	if f.i >= len(f.toks) {
 		return findNode{}
 	}
-	p := f.peek()
+	t := f.toks[f.i]
 	f.i++
-	switch p {
+	switch t.op {
+	case "":
 	case "!", "-not":
 		m := f.unary()
 		return findNode{del: m.del, perm: m.perm, exec: m.exec, anyDel: m.anyDel, gitDel: m.gitDel}
@@ -121,67 +106,72 @@ func (f *findExpr) unary() findNode {
 		}
 		f.depth--
 		return n
-	case "-delete":
+	default:
+		return findNode{}
+	}
+	o := t.opt
+	switch {
+	case o.Name == "delete":
 		f.hasDel = true
 		return findNode{del: true, anyDel: true}
-	case "-exec", "-execdir", "-ok", "-okdir":
-		return f.exec()
-	}
-	if nargs, ok := findSelective[p]; ok || strings.HasPrefix(p, "-newer") {
-		if !ok {
-			nargs = 1
+	case o.Name == "exec":
+		return f.exec(o)
+	case findPattern(o.Name):
+		if !o.HasValue {
+			return findNode{sel: true}
 		}
-		var n findNode
-		if nargs == 1 && f.i < len(f.toks) {
-			n = f.pattern(p, f.toks[f.i])
-		} else {
-			n.sel = true
-		}
-		f.i += nargs
-		return n
-	}
-	switch {
-	case findArg1[p]:
-		f.i++
-	case p == "-fprintf":
-		f.i += 2
+		return f.pattern(o.Name, f.v.Value(*o))
+	case findSelective(o.Name):
+		return findNode{sel: true}
 	}
 	return findNode{}
 }
 
-// exec reads "-exec cmd args… ;" (or "{} +") after the keyword.
-func (f *findExpr) exec() findNode {
-	n := findNode{exec: true}
-	// A relative program path ("./truncate") is the user's own script.
-	if f.i < len(f.toks) && !f.toks[f.i].Dynamic && !ownScript(f.toks[f.i].Value) {
-		prog := strings.ToLower(path.Base(f.toks[f.i].Value))
-		if deleters[prog] {
-			n.del, n.anyDel, f.hasDel = true, true, true
-		}
-		if permChangers[prog] {
-			n.perm, f.hasPerm = true, true
-		}
+// findSelective reports whether a find test (by its catalog name) picks
+// files by what they are, so that an action behind it is a cleanup
+// rather than a wipe. -type, -maxdepth and -mindepth are not: "find .
+// -type f -delete" still deletes every file.
+func findSelective(name string) bool {
+	switch name {
+	case "mtime", "mmin", "atime", "amin", "ctime", "cmin", "newer", "size", "user", "group", "uid", "gid",
+		"perm", "links", "inum", "used", "empty", "nouser", "nogroup":
+		return true
 	}
-	for ; f.i < len(f.toks); f.i++ {
-		v := f.toks[f.i].Value
-		if v == ";" || (v == "+" && f.i > 0 && strings.Contains(f.toks[f.i-1].Raw, "{}")) {
-			f.i++
-			break
-		}
+	return strings.HasPrefix(name, "newer")
+}
+
+// findPattern reports whether a find test matches a name, path or regular
+// expression pattern.
+func findPattern(name string) bool {
+	switch name {
+	case "name", "iname", "path", "ipath", "wholename", "iwholename", "regex", "iregex", "lname", "ilname":
+		return true
+	}
+	return false
+}
+
+// exec reads an -exec/-execdir/-ok/-okdir primary: what its command
+// (the reader's tail command, with what that runs in turn) does to the
+// files find hands it.
+func (f *findExpr) exec(o *programs.Opt) findNode {
+	n := findNode{exec: true}
+	if !o.HasValue {
+		return n
+	}
+	k := f.execs
+	f.execs++
+	if k >= len(f.tails) {
+		return n
+	}
+	del, perm := f.a.handles(f.tails[k])
+	if del {
+		n.del, n.anyDel, f.hasDel = true, true, true
+	}
+	if perm {
+		n.perm, f.hasPerm = true, true
 	}
 	return n
 }
-
-// ownScript reports whether a program word is a relative path ("./x",
-// "bin/x"): a script of the project, not the system tool of that name.
-func ownScript(v string) bool { return strings.Contains(v, "/") && !strings.HasPrefix(v, "/") }
-
-// Name and path tests whose pattern can pick everything or .git.
-var (
-	findNameTests = map[string]bool{"-name": true, "-iname": true}
-	findPathTests = map[string]bool{"-path": true, "-ipath": true, "-wholename": true, "-iwholename": true}
-	findRegexTest = map[string]bool{"-regex": true, "-iregex": true}
-)
 
 // pattern reads a test with one argument. A name, path or regex pattern
 // that matches every probe name selects nothing ("-name '*'", "-regex
@@ -189,19 +179,28 @@ var (
 // -regex) sets gitSel. A dynamic pattern counts as selective.
 func (f *findExpr) pattern(test string, w shell.Word) findNode {
 	n := findNode{sel: true}
-	if w.Dynamic || !(findNameTests[test] || findPathTests[test] || findRegexTest[test]) {
+	if w.Dynamic || test == "lname" || test == "ilname" {
 		return n
 	}
-	fold := strings.HasPrefix(test, "-i")
+	fold := strings.HasPrefix(test, "i")
 	pat := w.Value
 	if fold {
 		pat = strings.ToLower(pat)
 	}
 	var match func(name string) bool
-	switch {
-	case findNameTests[test]:
+	switch test {
+	case "name", "iname":
 		match = func(p string) bool { ok, err := path.Match(pat, path.Base(p)); return ok && err == nil }
-	case findPathTests[test]:
+	case "regex", "iregex":
+		if len(pat) > 1024 {
+			return n
+		}
+		re, err := regexp.Compile("^(?:" + pat + ")$")
+		if err != nil {
+			return n
+		}
+		match = re.MatchString
+	default:
 		// find matches -path like fnmatch without FNM_PATHNAME: "*"
 		// also matches "/".
 		slashless := strings.ReplaceAll(pat, "/", "\x00")
@@ -209,12 +208,6 @@ func (f *findExpr) pattern(test string, w shell.Word) findNode {
 			ok, err := path.Match(slashless, strings.ReplaceAll(p, "/", "\x00"))
 			return ok && err == nil
 		}
-	default:
-		re, err := regexp.Compile("^(?:" + pat + ")$")
-		if err != nil {
-			return n
-		}
-		match = re.MatchString
 	}
 	starts := f.starts
 	if len(starts) == 0 {
@@ -229,7 +222,7 @@ func (f *findExpr) pattern(test string, w shell.Word) findNode {
 		if fold {
 			s = strings.ToLower(s)
 		}
-		for _, probe := range []string{"x", ".x", "x.y", "X-1", "x/y", ".x/y.z"} {
+		for _, probe := range [...]string{"x", ".x", "x.y", "X-1", "x/y", ".x/y.z"} {
 			if fold {
 				probe = strings.ToLower(probe)
 			}
@@ -245,49 +238,87 @@ func (f *findExpr) pattern(test string, w shell.Word) findNode {
 	return n
 }
 
-// splitFind returns find's start paths and expression tokens, skipping the
-// leading options -H -L -P -D x -Ox (GNU) and -E -X -d -s -x, -f path (BSD).
-func splitFind(args []shell.Word) (starts, expr []shell.Word) {
-	i := 0
-	for opts := true; opts && i < len(args) && !args[i].Dynamic; {
-		v := args[i].Value
-		switch {
-		case v == "-H" || v == "-L" || v == "-P" || v == "-E" || v == "-X" || v == "-d" || v == "-s" || v == "-x" || v == "--":
-			i++
-		case v == "-D" || v == "-O":
-			i += 2
-		case strings.HasPrefix(v, "-O") || strings.HasPrefix(v, "-D"):
-			i++
-		case v == "-f" && i+1 < len(args):
-			starts = append(starts, args[i+1])
-			i += 2
-		default:
-			opts = false
+// handles reports what command d does to the files it is handed:
+// deletes them or destroys their contents (rm, unlink, shred, truncate,
+// …), or changes their permissions or owner (chmod, chown, setfacl, …),
+// counting the commands it runs in turn (find -exec sh -c 'rm "$1"'). A
+// program named by a relative path ("./truncate") is the project's own
+// script, not the tool.
+func (a *run) handles(d *shell.Command) (del, perm bool) {
+	a.within(d, func(x *shell.Command) {
+		if !ownScript(x.Arg(0)) {
+			xd, xp := effectsOn(x)
+			del, perm = del || xd, perm || xp
 		}
-	}
-	for i < len(args) {
-		w := args[i]
-		if !w.Dynamic && (strings.HasPrefix(w.Value, "-") || w.Value == "(" || w.Value == "!" || w.Value == ",") {
-			break
-		}
-		starts = append(starts, w)
-		i++
-	}
-	if len(starts) == 0 {
-		starts = []shell.Word{{Raw: ".", Value: ".", Prefix: "."}}
-	}
-	return starts, args[min(i, len(args)):]
+	})
+	return del, perm
 }
+
+// effectsOn reports whether command x deletes or destroys the contents of
+// files (del: it deletes or changes them and that is what its program
+// does by default, see handedTo; not rmdir, nor an archiver that deletes
+// what it has archived), or changes their permissions or owner (perm).
+func effectsOn(x *shell.Command) (del, perm bool) {
+	changes := false
+	for _, e := range x.Effects {
+		switch e.Kind {
+		case shell.Deletes, shell.Modifies:
+			changes = true
+		case shell.Chmods, shell.Chowns:
+			perm = true
+		}
+	}
+	if changes && len(x.Args) > 0 && !x.Args[0].Dynamic {
+		del, _ = handedTo(x.Args[0].Value)
+	}
+	return del, perm
+}
+
+// ownScript reports whether a program word is a relative path ("./x",
+// "bin/x"): a script of the project, not the system tool of that name.
+func ownScript(v string) bool { return strings.Contains(v, "/") && !strings.HasPrefix(v, "/") }
 
 // find checks a find command: what it deletes or re-permissions, from
 // where, and whether a selective test narrows it (seed 004 extended to
-// find; spec c106–c115, c135–c136, c278–c282).
-func (a *run) find(c *shell.Command, args []shell.Word) {
-	starts, toks := splitFind(args[1:])
-	f := &findExpr{toks: toks}
-	for _, s := range starts {
-		if !s.Dynamic {
-			f.starts = append(f.starts, s.Value)
+// find; spec c106–c115, c135–c136, c278–c282). Its start paths,
+// primaries and -exec commands come from the catalog's find grammar and
+// the reader; the expression's logic is judged here.
+func (a *run) find(c *shell.Command) {
+	v := c.Inv
+	f := &findExpr{v: v, a: a}
+	for _, op := range v.Operands {
+		if w := v.Args[op.Word]; !w.Dynamic {
+			f.starts = append(f.starts, w.Value)
+		}
+	}
+	// The grammar's options and operands are in word order: walk both
+	// with the words, once.
+	k, j := 0, 0
+	for i := 1; i < len(v.Args); i++ {
+		for k < len(v.Opts) && v.Opts[k].Word < i {
+			k++
+		}
+		for j < len(v.Operands) && v.Operands[j].Word < i {
+			j++
+		}
+		if j < len(v.Operands) && v.Operands[j].Word == i {
+			continue
+		}
+		if k < len(v.Opts) && v.Opts[k].Word == i {
+			f.toks = append(f.toks, findTok{opt: &v.Opts[k]})
+			i = max(i, v.Opts[k].End-1)
+			continue
+		}
+		switch w := v.Args[i]; w.Value {
+		case "(", ")", "!", ",", "-a", "-o", "-not", "-and", "-or":
+			if !w.Dynamic {
+				f.toks = append(f.toks, findTok{op: w.Value})
+			}
+		}
+	}
+	for _, d := range a.children(c) {
+		if d.Via == "find -exec" {
+			f.tails = append(f.tails, d)
 		}
 	}
 	var root findNode
@@ -307,64 +338,75 @@ func (a *run) find(c *shell.Command, args []shell.Word) {
 	if !deleting && !perming {
 		return
 	}
-	for _, s := range starts {
-		t := a.env.resolve(s, c.Cwd)
+	for _, x := range findStarts(c) {
+		t, e := a.target(c, x, "find")
+		s := x.Word
 		if deleting {
-			a.tagDelete(t)
+			a.tagDelete(e, t)
 		}
 		if a.env.root {
 			if deleting && broadDel {
-				a.rootDelete(c, t, "")
+				a.rootDelete(c, e, t, "")
 			}
 			continue
 		}
 		if t.dynamic {
-			if deleting && broadDel && !a.env.pinned(s, c.Cwd) {
+			if deleting && broadDel && !e.pinned(s, c.Cwd) {
 				a.ask("rm.dynamic-target", quote(c)+" needs confirmation: it deletes under "+s.Raw+
 					", a path only known at run time. Write the literal path.")
 			}
 			continue
 		}
-		cls := a.env.classify(t)
+		cls := e.classify(t)
 		broad := cls == clsRoot || cls == clsSystem || cls == clsHome || cls == clsOtherHome
 		switch {
 		case deleting && broad:
-			a.deny("find.delete-broad-root", quote(c)+" was refused: it deletes files under "+a.env.describe(t, cls)+
+			a.deny("find.delete-broad-root", quote(c)+" was refused: it deletes files under "+e.describe(t, cls)+
 				", where no name filter makes a mistake recoverable. Start find from the directory you mean (inside the project or a temp directory).")
 		case deleting && broadDel:
-			a.judgeDelete(c, t, quote(c))
+			a.judgeDelete(c, e, t, quote(c))
 		case root.gitDel && cls == clsProject:
 			a.deny("rm.project-folder", quote(c)+" was refused: its name test picks the project's .git directory ("+
-				a.env.project+"/.git) and deletes it, and no commit can be restored after that. "+
+				e.project+"/.git) and deletes it, and no commit can be restored after that. "+
 				"Exclude .git (-path ./.git -prune -o …) or start find in the subdirectory you mean.")
 		}
 		if perming && broadPerm && (cls == clsRoot || cls == clsSystem || cls == clsHome) && !userPrefix(t.base) {
 			a.deny("perms.recursive-on-root", quote(c)+" was refused: it changes ownership or permissions of every file under "+
-				a.env.describe(t, cls)+", which breaks the system or your account and cannot be undone by hand. Change only the files you mean.")
+				e.describe(t, cls)+", which breaks the system or your account and cannot be undone by hand. Change only the files you mean.")
 		}
 	}
 }
 
+// findStarts returns the effects of find's start paths (deleted with
+// -delete, read otherwise); "." when none is given.
+func findStarts(c *shell.Command) []shell.Effect {
+	var out []shell.Effect
+	for _, x := range c.Effects {
+		if x.From == "operand" && (x.Kind == shell.Deletes || x.Kind == shell.Reads) {
+			out = append(out, x)
+		}
+	}
+	if len(out) == 0 && len(c.Inv.Operands) == 0 {
+		dot := shell.Word{Raw: ".", Value: ".", Prefix: "."}
+		out = append(out, shell.Effect{Kind: shell.Reads, Word: dot, Path: c.Cwd, Remote: c.Remote})
+	}
+	return out
+}
+
 // fedFrom reports whether commands in the script delete or re-permission
-// what find c yields: through its -exec tail (also inside sh -c bodies), or
-// through "find … | xargs rm" (piped) and "find … | xargs chmod"
+// what find c yields: through its -exec tails (also inside sh -c bodies),
+// or through "find … | xargs rm" (piped) and "find … | xargs chmod"
 // (pipedPerm).
 func (a *run) fedFrom(c *shell.Command) (del, perm, piped, pipedPerm bool) {
-	for _, d := range a.script.Commands {
-		n, _ := name(d)
-		if !deleters[n] && !permChangers[n] || ownScript(d.Arg(0)) {
-			continue
+	for _, k := range a.children(c) {
+		if k != c {
+			kd, kp := a.handles(k)
+			del, perm = del || kd, perm || kp
 		}
-		for p := d.Parent; p != nil; p = p.Parent {
-			if p == c {
-				del = del || deleters[n]
-				perm = perm || permChangers[n]
-			}
-		}
-		if a.fedByFind(d) == c {
-			piped = piped || deleters[n]
-			pipedPerm = pipedPerm || permChangers[n]
-		}
+	}
+	for _, x := range a.fed[c] {
+		xd, xp := a.handles(x)
+		piped, pipedPerm = piped || xd, pipedPerm || xp
 	}
 	return del, perm, piped, pipedPerm
 }

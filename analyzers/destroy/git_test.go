@@ -107,3 +107,34 @@ func TestGitNotARepo(t *testing.T) {
 		t.Fatalf("findings %+v: want ask", r.Findings)
 	}
 }
+
+// TestGitExists runs testdata/git-exists.tsv in the repository of
+// git.tsv with the real existence oracle (os.Lstat).
+func TestGitExists(t *testing.T) {
+	dir := gitRepo(t)
+	an := New(Options{})
+	exists := func(p string) (bool, bool) {
+		_, err := os.Lstat(p)
+		if err == nil {
+			return true, true
+		}
+		return false, os.IsNotExist(err)
+	}
+	for _, c := range readCases(t, "testdata/git-exists.tsv") {
+		s, err := shell.Read(c.command, shell.Options{Cwd: dir, Home: testHome})
+		if err != nil {
+			t.Fatalf("git-exists.tsv:%d: %v", c.line, err)
+		}
+		call := toolwall.NewBashCall(c.command)
+		call.Cwd, call.Project, call.Home = dir, dir, testHome
+		r := (&analysis.Report{}).For(an.Name)
+		an.Run(context.Background(), &analysis.Input{Call: call, Script: s, Exists: exists}, r)
+		has := c.rule == "-"
+		for _, f := range r.Findings {
+			has = has || f.Rule == c.rule
+		}
+		if got := fuse(r); got.String() != c.expect || !has {
+			t.Errorf("git-exists.tsv:%d: %q: got %s %+v, want %s %s", c.line, c.command, got, r.Findings, c.expect, c.rule)
+		}
+	}
+}

@@ -1,75 +1,226 @@
 package destroy
 
 import (
+	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
 
-// permLongs are GNU chmod/chown/chgrp long options.
-var permLongs = []string{"recursive", "reference", "changes", "silent", "quiet", "verbose",
-	"no-preserve-root", "preserve-root", "dereference", "no-dereference", "from", "help", "version"}
-
-var (
-	chmodSpec = optSpec{long: permLongs, longArg: []string{"reference", "from"}, modes: true}
-	chownSpec = optSpec{long: permLongs, longArg: []string{"reference", "from"}}
-)
-
-// perms checks chmod, chown and chgrp (n): -R on /, home or a system root
-// is denied (c138–c145), except the user-owned prefixes (/usr/local,
-// Homebrew's) and other users' homes (chown -R bob /home/bob is a repair);
-// chmod granting execute is tagged.
-func (a *run) perms(c *shell.Command, n string, args []shell.Word) {
-	spec := chownSpec
-	if n == "chmod" {
-		spec = chmodSpec
-	}
-	p := parseArgs(args[1:], spec)
-	if p.has("help", "version") {
-		return
-	}
-	ops := p.operands
-	mode := ""
-	if _, ref := p.val("reference"); !ref && len(ops) > 0 {
-		mode = ops[0].Value
-		ops = ops[1:]
-	}
-	recursive := p.has("R", "recursive")
-	for _, w := range ops {
-		t := a.env.resolve(w, c.Cwd)
+// perms checks the permission, owner and attribute changes of a command
+// (Chmods and Chowns effects: chmod, chown, chgrp, setfacl, chattr, chcon,
+// chflags, setcap): -R on /, home or a system root is denied (c138–c145),
+// except the user-owned prefixes (/usr/local, Homebrew's) and other users'
+// homes (chown -R bob /home/bob is a repair); chmod granting execute is
+// tagged; setuid and setgid bits and root-equivalent capabilities are
+// denied (privilege).
+func (a *run) perms(c *shell.Command, prog string) {
+	for _, x := range c.Effects {
+		if x.Kind != shell.Chmods && x.Kind != shell.Chowns {
+			continue
+		}
+		t, e := a.target(c, x, prog)
 		if t.dynamic {
 			continue
 		}
-		if n == "chmod" && grantsExec(mode) {
-			a.r.Tag(toolwall.TagMakeExecutable, t.abs, "")
+		if e == &a.env {
+			if (prog == "chmod" || prog == "shx") && grantsExec(x.Mode) {
+				a.r.Tag(toolwall.TagMakeExecutable, t.abs, "")
+			}
+			if a.env.systemWrite(t.base) {
+				a.r.Tag(toolwall.TagSystemWrite, t.abs, "")
+			}
 		}
-		if a.env.systemWrite(t.base) {
-			a.r.Tag(toolwall.TagSystemWrite, t.abs, "")
-		}
-		if !recursive {
+		if !x.Recursive {
 			continue
 		}
-		if cls := a.env.classify(t); (cls == clsRoot || cls == clsSystem || cls == clsHome) && !userPrefix(t.base) {
-			a.deny("perms.recursive-on-root", quote(c)+" was refused: it changes "+map[bool]string{true: "permissions", false: "ownership"}[n == "chmod"]+
-				" of everything under "+a.env.describe(t, cls)+", which breaks the system or your account and cannot be undone by hand. "+
+		if cls := e.classify(t); (cls == clsRoot || cls == clsSystem || cls == clsHome) && !userPrefix(t.base) {
+			a.deny("perms.recursive-on-root", quote(c)+" was refused: it changes "+permWhat(prog, x.Kind)+
+				" of everything under "+e.describe(t, cls)+", which breaks the system or your account and cannot be undone by hand. "+
 				"Change only the files you mean, inside the project.")
 		}
 	}
+	a.setuid(c, prog)
 }
 
-// userPrefixes are system paths users commonly own (Homebrew's
-// prefixes): chown -R of them is routine, not a broken system.
-var userPrefixes = []string{"/usr/local", "/opt/homebrew", "/home/linuxbrew"}
+// permWhat names what a permission tool changes, for a reason.
+func permWhat(prog string, k shell.EffectKind) string {
+	switch prog {
+	case "setfacl":
+		return "the access control lists"
+	case "chcon":
+		return "the SELinux labels"
+	case "chflags":
+		return "the file flags"
+	case "chattr":
+		return "the file attributes"
+	case "setcap":
+		return "the file capabilities"
+	}
+	if k == shell.Chowns {
+		return "ownership"
+	}
+	return "permissions"
+}
 
-// userPrefix reports whether p is inside a userPrefixes entry.
-func userPrefix(p string) bool {
-	for _, u := range userPrefixes {
-		if under(p, u) {
+// setuid denies a mode that sets the set-user-ID or set-group-ID bit
+// (chmod u+s, chmod 4755, g+s, 2755, install -m 4755) and setcap of a
+// capability that amounts to root (cap_setuid, cap_sys_admin, …): a
+// program marked so runs with its owner's or the capability's power for
+// whoever starts it, which is how a copied shell becomes a root shell
+// (issue 7 §4, privilege). The set-group-ID bit on directories only
+// (find … -type d -exec chmod g+s {} +, a shared group directory) passes.
+func (a *run) setuid(c *shell.Command, prog string) {
+	v := c.Inv
+	var modes []shell.Word
+	switch prog {
+	case "chmod", "shx":
+		modes = v.OperandsOf(programs.Mode)
+		for _, r := range v.Values("reference") {
+			if !r.Dynamic && setuidProgram(path.Base(r.Value)) {
+				modes = append(modes, shell.Word{Value: "u+s", Raw: r.Raw})
+			}
+		}
+	case "install":
+		modes = v.Values("mode")
+	case "setcap":
+		if v.Has("remove") {
+			return
+		}
+		for _, w := range v.OperandsOf(programs.Mode) {
+			if cap := rootCapability(w.Value); cap != "" {
+				a.deny("perms.capabilities", quote(c)+" was refused: it gives a program the capability "+cap+
+					", which lets whoever runs it act as root. Leave privilege changes to the user.")
+				return
+			}
+		}
+		return
+	default:
+		return
+	}
+	for _, m := range modes {
+		if m.Dynamic {
+			continue
+		}
+		suid, sgid := setsID(m.Value)
+		if !suid && (!sgid || a.dirsOnly(c)) {
+			continue
+		}
+		bit := "set-user-ID"
+		if !suid {
+			bit = "set-group-ID"
+		}
+		a.deny("perms.setuid", quote(c)+" was refused: it sets the "+bit+" bit, so the program runs with its owner's "+
+			"rights for whoever starts it (a setuid copy of a shell is a root shell). Leave privilege changes to the user.")
+		return
+	}
+}
+
+// setuidProgram reports whether a program is one that systems install
+// set-user-ID root: chmod --reference to it copies the bit.
+func setuidProgram(name string) bool {
+	switch name {
+	case "passwd", "sudo", "sudoedit", "su", "mount", "umount", "ping", "chsh", "chfn", "newgrp", "gpasswd",
+		"pkexec", "fusermount", "fusermount3", "doas", "crontab", "at":
+		return true
+	}
+	return false
+}
+
+// setsID reports whether a chmod mode sets the set-user-ID bit (suid) or
+// the set-group-ID bit (sgid): an octal mode of four or more digits whose
+// special digit has 4 or 2 (4755, 02775), or a symbolic clause adding or
+// setting s (u+s, +s, g=rxs).
+func setsID(mode string) (suid, sgid bool) {
+	if mode != "" && strings.Trim(mode, "01234567") == "" {
+		if len(mode) < 4 {
+			return false, false
+		}
+		d := mode[len(mode)-4] - '0'
+		return d&4 != 0, d&2 != 0
+	}
+	for clause := range strings.SplitSeq(mode, ",") {
+		rest := strings.TrimLeft(clause, "ugoa")
+		who := clause[:len(clause)-len(rest)]
+		adding := false
+		for i := 0; i < len(rest); i++ {
+			switch rest[i] {
+			case '+', '=':
+				adding = true
+			case '-':
+				adding = false
+			case 's':
+				if !adding {
+					continue
+				}
+				if who == "" || strings.ContainsAny(who, "ua") {
+					suid = true
+				}
+				if who == "" || strings.ContainsAny(who, "ga") {
+					sgid = true
+				}
+			}
+		}
+	}
+	return suid, sgid
+}
+
+// rootCapability returns the first capability in a setcap capability
+// text that is raised (=, + with e or p) and amounts to root, or "": a
+// text without capability names ("=ep") raises them all.
+func rootCapability(text string) string {
+	for clause := range strings.FieldsSeq(text) {
+		names, flags, ok := strings.Cut(clause, "=")
+		if !ok {
+			i := strings.IndexAny(clause, "+")
+			if i < 0 {
+				continue
+			}
+			names, flags = clause[:i], clause[i+1:]
+		}
+		if !strings.ContainsAny(flags, "ep") {
+			continue
+		}
+		if names == "" || names == "all" {
+			return "all"
+		}
+		for n := range strings.SplitSeq(names, ",") {
+			switch n = strings.ToLower(strings.TrimSpace(n)); n {
+			case "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search",
+				"cap_sys_ptrace", "cap_sys_module", "cap_chown", "cap_fowner", "cap_sys_rawio", "cap_bpf":
+				return n
+			}
+		}
+	}
+	return ""
+}
+
+// dirsOnly reports whether the files a chmod works on come from a find
+// that only yields directories (-type d), through -exec or xargs.
+func (a *run) dirsOnly(c *shell.Command) bool {
+	f := a.fedByFind(c)
+	for p := c.Parent; f == nil && p != nil; p = p.Parent {
+		if progName(p) == "find" {
+			f = p
+		}
+	}
+	if f == nil || f.Inv == nil {
+		return false
+	}
+	for _, w := range f.Inv.Values("type") {
+		if !w.Dynamic && w.Value == "d" {
 			return true
 		}
 	}
 	return false
+}
+
+// userPrefix reports whether p is inside a system path users commonly own
+// (Homebrew's prefixes): chown -R of them is routine, not a broken system.
+func userPrefix(p string) bool {
+	return under(p, "/usr/local") || under(p, "/opt/homebrew") || under(p, "/home/linuxbrew")
 }
 
 // grantsExec reports whether a chmod mode gives execute permission to
@@ -101,77 +252,4 @@ func grantsExec(mode string) bool {
 		}
 	}
 	return false
-}
-
-// Options of the attribute tools: setfacl (ACLs), chcon (SELinux labels),
-// chflags (BSD file flags). chattr is read by hand (its modes look like
-// options).
-var (
-	setfaclSpec = optSpec{shortArg: "mMxX",
-		long: []string{"modify", "modify-file", "remove", "remove-file", "set", "set-file", "remove-all", "remove-default",
-			"default", "no-mask", "mask", "recursive", "logical", "physical", "restore", "test", "help", "version"},
-		longArg: []string{"modify", "modify-file", "remove", "remove-file", "set", "set-file", "restore"}}
-	chconSpec = optSpec{shortArg: "urtl",
-		long: []string{"user", "role", "type", "range", "reference", "recursive", "dereference", "no-dereference",
-			"preserve-root", "no-preserve-root", "verbose", "help", "version"},
-		longArg: []string{"user", "role", "type", "range", "reference"}}
-	chflagsSpec = optSpec{}
-)
-
-// attrs checks setfacl, chcon, chflags and chattr (n) run recursively on
-// /, home or a system root: they rewrite the access rules, security labels
-// or flags of every file there, which breaks the system or the account
-// like chmod -R does (perms.recursive-on-root).
-func (a *run) attrs(c *shell.Command, n string, args []shell.Word) {
-	var recursive bool
-	var ops []shell.Word
-	switch n {
-	case "chattr":
-		for i := 1; i < len(args); i++ {
-			w := args[i]
-			v := w.Value
-			switch {
-			case w.Dynamic:
-				ops = append(ops, w)
-			case v == "":
-			case v == "-v" || v == "-p":
-				i++
-			case len(v) > 1 && v[0] == '-' && strings.Trim(v[1:], "RVf") == "":
-				recursive = recursive || strings.Contains(v, "R")
-			case v[0] == '-' || v[0] == '+' || v[0] == '=':
-			default:
-				ops = append(ops, w)
-			}
-		}
-	default:
-		spec := map[string]optSpec{"setfacl": setfaclSpec, "chcon": chconSpec, "chflags": chflagsSpec}[n]
-		p := parseArgs(args[1:], spec)
-		if p.has("help", "version") {
-			return
-		}
-		recursive = p.has("R", "recursive")
-		ops = p.operands
-		switch {
-		case n == "chflags" && len(ops) > 0:
-			ops = ops[1:] // the flags
-		case n == "chcon" && !p.has("u", "r", "t", "l", "user", "role", "type", "range", "reference") && len(ops) > 0:
-			ops = ops[1:] // the context
-		}
-	}
-	if !recursive {
-		return
-	}
-	what := map[string]string{"setfacl": "access control lists", "chcon": "SELinux labels",
-		"chflags": "file flags", "chattr": "file attributes"}[n]
-	for _, w := range ops {
-		t := a.env.resolve(w, c.Cwd)
-		if t.dynamic {
-			continue
-		}
-		if cls := a.env.classify(t); (cls == clsRoot || cls == clsSystem || cls == clsHome) && !userPrefix(t.base) {
-			a.deny("perms.recursive-on-root", quote(c)+" was refused: it rewrites the "+what+" of everything under "+
-				a.env.describe(t, cls)+", which breaks the system or your account and cannot be undone by hand. "+
-				"Change only the files you mean, inside the project.")
-		}
-	}
 }

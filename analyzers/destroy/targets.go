@@ -3,6 +3,7 @@ package destroy
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/shell"
@@ -47,18 +48,26 @@ var TempRoots = []string{
 	"/var/folders", "/private/var/folders",
 }
 
-// HomeCaches are paths relative to home whose subtrees hold caches that
-// tools rebuild or re-download; deleting them is allowed and not tagged
-// "protected". Treat the list as read-only.
-var HomeCaches = []string{
-	".cache", "Library/Caches", "Library/Developer/Xcode/DerivedData",
-	".npm/_cacache", ".npm/_logs", ".yarn/cache", ".yarn/berry/cache",
-	".pnpm-store", ".local/share/pnpm/store", ".bun/install/cache",
-	"go/pkg/mod/cache", ".gradle/caches", ".m2/repository", ".ivy2/cache",
-	".cargo/registry/cache", ".cargo/git/checkouts", ".nuget/packages",
-	".conda/pkgs", ".ccache", ".composer/cache", ".deno/cache", ".pub-cache",
-	".terraform.d/plugin-cache", ".node-gyp", ".electron-gyp",
+// PackageStores are paths relative to home where package managers keep
+// what they download and fetch again on demand (npm's _cacache and _npx,
+// pnpm's store, Go's module cache, Maven's and Cargo's registries, …).
+// With ~/.cache, ~/Library/Caches and every directory named as a cache
+// inside a tool's hidden directory (see [isCacheRel]) they are the home's
+// caches: deleting them is allowed and not tagged "protected". Treat the
+// list as read-only.
+var PackageStores = []string{
+	".npm/_cacache", ".npm/_npx", ".npm/_logs", ".npm/_prebuilds",
+	".pnpm-store", ".local/share/pnpm/store", "Library/pnpm/store",
+	".yarn/berry/cache", ".bun/install/cache", "go/pkg/mod",
+	".m2/repository", ".cargo/registry", ".cargo/git", ".nuget/packages",
+	".conda/pkgs", ".gradle/wrapper/dists", ".cabal/packages", ".node-gyp",
+	".electron-gyp", "Library/Developer/Xcode/DerivedData",
 }
+
+// SystemCaches are system directories whose contents package managers
+// rebuild (apt's lists, /var/cache): their subtrees may be deleted.
+// Treat the list as read-only.
+var SystemCaches = []string{"/var/cache", "/var/lib/apt/lists", "/Library/Caches"}
 
 // Artifacts are base-name patterns (path.Match syntax) of build output and
 // tool caches inside a project: a recursive delete of a path with such an
@@ -77,19 +86,17 @@ var Artifacts = []string{
 	".expo", ".vite", ".webpack", ".jekyll-cache", "_site", ".cargo-target",
 }
 
-// authNames are base names of credential files: deleting one is tagged
-// "protected" even inside the project. So are .env.* and *.pem, *.key,
-// *.p12 (see isAuthFile).
-var authNames = map[string]bool{
-	".env": true, ".netrc": true, ".npmrc": true, ".pypirc": true, ".git-credentials": true,
-	"id_rsa": true, "id_rsa.pub": true, "id_ed25519": true, "id_ecdsa": true, "id_dsa": true,
-	"credentials": true, "authorized_keys": true, "known_hosts": true,
-	"shadow": true, "passwd": true, "sudoers": true,
-}
-
-// isAuthFile reports whether a base name is a credential file's.
+// isAuthFile reports whether a base name is a credential file's: deleting
+// one is tagged "protected" even inside the project.
 func isAuthFile(base string) bool {
-	return authNames[base] || strings.HasPrefix(base, ".env.") ||
+	switch base {
+	case ".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+		"id_rsa", "id_rsa.pub", "id_ed25519", "id_ecdsa", "id_dsa",
+		"credentials", "authorized_keys", "known_hosts",
+		"shadow", "passwd", "sudoers":
+		return true
+	}
+	return strings.HasPrefix(base, ".env.") ||
 		strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || strings.HasSuffix(base, ".p12")
 }
 
@@ -104,8 +111,9 @@ const (
 	clsProject                     // the project folder, an ancestor of it, or a wipe of it
 	clsProjectGit                  // the project's .git
 	clsProjectSub                  // strictly inside the project
+	clsGitLock                     // a lock file in the project's .git (index.lock): git's, not history
 	clsTemp                        // strictly inside a temp root, or a wipe of one
-	clsHomeCache                   // a cache under home
+	clsCache                       // a cache under home or a system cache
 	clsHomeSub                     // strictly inside home, outside project and caches
 	clsOther                       // any other absolute path
 )
@@ -131,8 +139,6 @@ type target struct {
 type env struct {
 	home, project string
 	root          bool
-	// caches are HomeCaches made absolute, on first use.
-	caches []string
 	// links are the renames and symbolic links made earlier in the same
 	// script, newest last (see [env.unlink]).
 	links []link
@@ -149,7 +155,7 @@ type link struct {
 }
 
 // maxLinks bounds how many renames and links one script records.
-const maxLinks = 64
+const maxLinks = 32
 
 // unlink maps an absolute cleaned path p (slash is set when the word
 // ended in "/") back through the script's links to what it names: "mv ~
@@ -296,7 +302,13 @@ func (e *env) classify(t target) class {
 	case e.project != "" && under(e.project, p):
 		return clsProject
 	case e.project != "" && under(p, e.project+"/.git"):
-		if p == e.project+"/.git" || t.wipe || isGitCore(strings.TrimPrefix(p, e.project+"/.git/")) {
+		if p == e.project+"/.git" || t.wipe {
+			return clsProjectGit
+		}
+		if strings.HasSuffix(t.abs, ".lock") {
+			return clsGitLock // every path it names is a lock file
+		}
+		if isGitCore(strings.TrimPrefix(p, e.project+"/.git/")) {
 			return clsProjectGit
 		}
 		return clsProjectSub
@@ -306,9 +318,11 @@ func (e *env) classify(t target) class {
 		return clsTemp
 	case e.home != "" && under(p, e.home):
 		if e.isHomeCache(p) {
-			return clsHomeCache
+			return clsCache
 		}
 		return clsHomeSub
+	case systemCache(p, t.wipe):
+		return clsCache
 	}
 	return clsOther
 }
@@ -399,37 +413,99 @@ func underTemp(p string, wipe bool) bool {
 	return false
 }
 
-// isHomeCache reports whether p is a cache under home.
+// isHomeCache reports whether p is a cache under home (see isCacheRel).
 func (e *env) isHomeCache(p string) bool {
 	if e.home == "" || !strictlyUnder(p, e.home) {
 		return false
 	}
-	if e.caches == nil {
-		e.caches = make([]string, len(HomeCaches))
-		for i, c := range HomeCaches {
-			e.caches[i] = e.home + "/" + c
+	return isCacheRel(p[len(e.home)+1:])
+}
+
+// isCacheRel reports whether rel, a clean path relative to home, is a
+// cache: tools rebuild or re-download what is there. Caches are a class,
+// not a list of tools: ~/.cache (XDG) and ~/Library/Caches (macOS) with
+// everything under them; a directory named as a cache (cache, caches,
+// _cacache, *-cache, *_cache, …) inside a tool's hidden directory or
+// ~/Library (~/.gradle/caches, ~/.cargo/registry/cache, ~/.yarn/cache,
+// ~/.pub-cache, ~/.ccache); and the package managers' download stores
+// (PackageStores: ~/.npm/_npx, ~/go/pkg/mod, ~/.m2/repository, …). A
+// tool's directory itself (~/.npm, ~/.gradle) holds configuration and
+// is not a cache.
+func isCacheRel(rel string) bool {
+	if under(rel, ".cache") || strictlyUnder(rel, "Library/Caches") {
+		return true
+	}
+	for _, s := range PackageStores {
+		if under(rel, s) {
+			return true
 		}
 	}
-	for _, c := range e.caches {
-		if under(p, c) {
+	first, rest, _ := strings.Cut(rel, "/")
+	if !strings.HasPrefix(first, ".") && first != "Library" {
+		return false
+	}
+	if cacheName(strings.TrimPrefix(first, ".")) {
+		return true
+	}
+	for el := range strings.SplitSeq(rest, "/") {
+		if el != "" && cacheName(el) {
 			return true
 		}
 	}
 	return false
 }
 
+// cacheName reports whether a directory name says it holds a cache.
+func cacheName(el string) bool {
+	l := strings.ToLower(el)
+	switch l {
+	case "cache", "caches", ".cache", "_cacache", "cache2", "cacheddata", "cachestorage", "gpucache",
+		"code cache", "shadercache", "ccache", "sccache":
+		return true
+	}
+	return strings.HasSuffix(l, "-cache") || strings.HasSuffix(l, "_cache") || strings.HasSuffix(l, ".cache")
+}
+
+// systemCache reports whether p is strictly inside a system cache
+// directory (SystemCaches), or is one when wipe (its contents only) is
+// set.
+func systemCache(p string, wipe bool) bool {
+	for _, s := range SystemCaches {
+		if strictlyUnder(p, s) || wipe && p == s {
+			return true
+		}
+	}
+	return false
+}
+
+// artifacts holds Artifacts split into exact names and patterns, built
+// on first use.
+var artifacts struct {
+	once     sync.Once
+	names    map[string]bool
+	patterns []string
+}
+
 // isArtifact reports whether any element of rel (a path relative to the
 // project, maybe with a glob last element) is build output or a cache.
 func isArtifact(rel string) bool {
-	for el := range strings.SplitSeq(rel, "/") {
+	artifacts.once.Do(func() {
+		artifacts.names = make(map[string]bool, len(Artifacts))
 		for _, a := range Artifacts {
-			if a == el {
-				return true
-			}
 			if hasMeta(a) {
-				if ok, _ := path.Match(a, el); ok {
-					return true
-				}
+				artifacts.patterns = append(artifacts.patterns, a)
+			} else {
+				artifacts.names[a] = true
+			}
+		}
+	})
+	for el := range strings.SplitSeq(rel, "/") {
+		if artifacts.names[el] {
+			return true
+		}
+		for _, a := range artifacts.patterns {
+			if ok, _ := path.Match(a, el); ok {
+				return true
 			}
 		}
 	}
@@ -450,7 +526,7 @@ func (e *env) protected(p string) bool {
 	if e.home != "" && under(p, e.home) && !inProject && !e.isHomeCache(p) {
 		return true
 	}
-	return p == "/" || e.underSystem(p)
+	return p == "/" || e.underSystem(p) && !systemCache(p, false)
 }
 
 // describe names a classified target for a reason.

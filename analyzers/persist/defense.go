@@ -267,10 +267,13 @@ func (k *checker) chattr(c *shell.Command) {
 	var targets []shell.Word
 	flip := false
 	if rootName(c) == "chattr" {
-		// chattr's attribute changes look like options to the catalog
-		// (+i, -ia): an unlisted option i or a is one; "=ia" is an operand.
+		// chattr's attribute changes are options to the catalog (+i,
+		// -ia, named attr); "=ia" is an operand.
 		for _, o := range c.Inv.Opts {
-			flip = flip || !o.Known && (o.Name == "i" || o.Name == "a")
+			if o.Name == "attr" {
+				a := strings.TrimLeft(o.Spelling, "+-")
+				flip = flip || a == "i" || a == "a"
+			}
 		}
 		for _, w := range operands(c) {
 			if v := w.Value; len(v) > 1 && v[0] == '=' {

@@ -32,7 +32,7 @@ func TestClassify(t *testing.T) {
 func TestHolds(t *testing.T) {
 	for dir, want := range map[string]bool{
 		"/": true, "/home": true, "/home/user": true, "/etc": true, "/home/user/.ssh": true,
-		"/home/user/.aws": true, "/home/other": true, "/Users/*": true, "/home/*": true, "/root": true,
+		"/home/user/.aws": true, "/home/other": false, "/Users/*": true, "/home/*": true, "/root": true,
 		"/workspace/app": false, "/home/user/src": false, "/tmp": false, "/Users/*/Documents": false,
 		"/home/user/.*": true,
 	} {

@@ -126,8 +126,8 @@ func KeyDir(p string) bool { return classify(p).keyDir }
 // Holds reports whether the directory tree at dir holds well-known
 // secrets: it is a secret location itself, it contains home's .ssh
 // directory or /etc/shadow (so "/", "/home", home and /etc hold
-// secrets), or it is a home directory or the set of them (/home/*,
-// /Users/*, /root). A glob that matches dot-directories (~/.*) stands for
+// secrets), or it is root's home or every home at once (/home/*,
+// /Users/*, /root). Another single user's home is not assumed to. A glob that matches dot-directories (~/.*) stands for
 // its directory. A tar or rsync of such a tree copies those secrets.
 func Holds(dir, home string) bool {
 	d := strings.ToLower(path.Clean(dir))
@@ -145,7 +145,7 @@ func Holds(dir, home string) bool {
 	if home != "" && paths.Under(home+"/.ssh", d) {
 		return true
 	}
-	if d == "/root" || d == "/var/root" || isHomeDir(d) {
+	if d == "/root" || d == "/var/root" {
 		return true
 	}
 	if parent, base := path.Dir(d), path.Base(d); (parent == "/home" || parent == "/users") && hasGlob(base) && !literalLetter(base) {

@@ -63,9 +63,12 @@
 // variables assigned from them, and files this same script copied,
 // linked or wrote a secret to (cp key /tmp/k && curl -T /tmp/k …). It
 // never touches the file system: paths are judged by name, so a symlink
-// to a key is not seen. Commands that run on another host (ssh's remote
-// command) are not judged here; commands in a container are, through
-// the host paths mounted into it.
+// to a key is not seen. A command that runs on another host (ssh's
+// remote command) has its reads and its egress judged by name — a secret
+// read there still enters the conversation, and one sent from there
+// still leaves — while its deletes and writes are that host's own (the
+// remote authorized_keys ssh-copy-id appends to); a command in a
+// container is judged through the host paths mounted into it.
 //
 // Limits: the shell reader does not say which word a $(…) belongs to;
 // substitutions are matched to words by their text, and to every dynamic

@@ -44,6 +44,7 @@ type sink struct {
 // egress judges what c sends to the network.
 func (s *state) egress(c *shell.Command) {
 	s.trackSockets(c)
+	s.codeEgress(c)
 	sk, ok := s.sinkOf(c)
 	if !ok {
 		return
@@ -58,7 +59,19 @@ func (s *state) egress(c *shell.Command) {
 	if sk.stdin {
 		sent = append(sent, s.stdinFile(c)...)
 		up := s.upstream(c)
+		if owner := s.writerOf(c); owner != nil {
+			// cmd in >(…) reads what its owner writes there
+			up = append(up, s.outOf(owner)...)
+			local = true
+		}
 		sent = append(sent, up...)
+		var here []shell.Word
+		for _, r := range c.Redirects {
+			if r.Op == "<<<" {
+				here = append(here, r.Target)
+			}
+		}
+		sent = append(sent, s.argSources(c, here, false)...)
 		if len(up) > 0 || fedByCommand(c) {
 			local = true
 		}
@@ -96,6 +109,29 @@ func (s *state) egress(c *shell.Command) {
 		}, fmt.Sprint(s.index[c]))
 		s.tag(toolwall.TagEgress, "", "drop")
 	}
+}
+
+// writerOf returns the command whose >(…) argument c runs in: c reads
+// what that command writes there (tee >(nc host port)).
+func (s *state) writerOf(c *shell.Command) *shell.Command {
+	if c.Via != "<()" && c.Via != ">()" || len(c.Args) == 0 {
+		return nil
+	}
+	i := s.index[c]
+	for j := i - 1; j >= 0; j-- {
+		o := s.script.Commands[j]
+		switch o.Via {
+		case "$()", "``", "<()", ">()":
+			continue
+		}
+		for _, w := range o.Args {
+			if strings.Contains(w.Raw, ">(") && strings.Contains(w.Raw, c.Args[0].Raw) {
+				return o
+			}
+		}
+		return nil
+	}
+	return nil
 }
 
 // decide judges one source sent by c.
@@ -429,15 +465,12 @@ func socketHost(w shell.Word) (string, bool) {
 // sinkOf says what c sends to the network and where; ok is false when c
 // sends nothing.
 func (s *state) sinkOf(c *shell.Command) (sk sink, ok bool) {
-	if len(c.Args) == 0 || c.Remote && c.Via == "ssh" {
+	if len(c.Args) == 0 {
 		return sk, false
 	}
 	v := c.Inv
 	net := false
 	for _, e := range c.Effects {
-		if e.Remote && e.Path == "" && e.Kind != shell.Connects && e.Kind != shell.Fetches {
-			continue
-		}
 		switch e.Kind {
 		case shell.Fetches:
 			net = true
@@ -463,6 +496,11 @@ func (s *state) sinkOf(c *shell.Command) (sk sink, ok bool) {
 		case shell.Sends:
 			net = true
 			switch {
+			case e.Data && placeholder(c, e.Word) && strings.Contains(e.Word.Value, "@"):
+				// curl -d @{} under xargs: each item is a file sent
+				for _, w := range s.listed(c) {
+					sk.files = append(sk.files, paths.Abs(paths.Expand(w.Value, s.home), c.Cwd))
+				}
 			case e.Data:
 				if file, ok := namedFile(e); ok {
 					sk.files = append(sk.files, paths.Abs(paths.Expand(file, s.home), c.Cwd))
@@ -474,6 +512,11 @@ func (s *state) sinkOf(c *shell.Command) (sk sink, ok bool) {
 			case e.Path != "":
 				p, _ := s.effectPath(c, e)
 				sk.files = append(sk.files, p)
+			case placeholder(c, e.Word) && e.Role == programs.Upload:
+				// curl -d @{} under xargs: each item is a file sent
+				for _, w := range s.listed(c) {
+					sk.files = append(sk.files, paths.Abs(paths.Expand(w.Value, s.home), c.Cwd))
+				}
 			case e.Word.Dynamic:
 				sk.words = append(sk.words, e.Word)
 			}
@@ -796,4 +839,95 @@ func cloudRemote(v string) bool {
 	}
 	i := strings.IndexByte(v, ':')
 	return i > 0 && !strings.Contains(v[:i], "/")
+}
+
+// codeEgress judges program text (python -c, node -e, a heredoc fed to
+// an interpreter) that reads secrets from the environment and names a
+// URL: the URL's host is taken for the destination. An environment
+// variable is read through the language's API (os.environ["X"],
+// os.getenv("X"), process.env.X, ENV["X"], $ENV{X}, getenv("X"),
+// Deno.env.get("X"), os.Getenv("X")); the whole environment through
+// dict(os.environ), JSON.stringify(process.env), %ENV and the like.
+func (s *state) codeEgress(c *shell.Command) {
+	for _, code := range codeTexts(c) {
+		if len(code) > 64<<10 {
+			code = code[:64<<10]
+		}
+		var sk sink
+		for _, u := range urlsIn(code) {
+			sk.dests = append(sk.dests, urlDest(shell.Word{Raw: u, Value: u, Prefix: u}))
+		}
+		if len(sk.dests) == 0 {
+			continue
+		}
+		var srcs []source
+		for _, n := range envRefs(code) {
+			srcs = append(srcs, s.varSources(n)...)
+		}
+		if wholeEnv(code) {
+			srcs = append(srcs, source{kind: kEnv})
+		}
+		for _, x := range srcs {
+			s.decide(c, sk, x)
+		}
+	}
+}
+
+// urlsIn returns the http(s) URL literals in program text.
+func urlsIn(code string) []string {
+	var out []string
+	for i := 0; i < len(code); {
+		j := strings.Index(code[i:], "http")
+		if j < 0 {
+			break
+		}
+		k := i + j
+		rest := code[k:]
+		if strings.HasPrefix(rest, "http://") || strings.HasPrefix(rest, "https://") {
+			end := strings.IndexAny(rest, " \t\n'\"`)+,;}")
+			if end < 0 {
+				end = len(rest)
+			}
+			out = append(out, rest[:end])
+			i = k + end
+			continue
+		}
+		i = k + 4
+	}
+	return out
+}
+
+// envRefs returns the environment variable names program text reads.
+func envRefs(code string) []string {
+	var out []string
+	for _, api := range []string{"environ[", "environ.get(", "getenv(", "process.env.", "process.env[", "ENV[", "ENV.fetch(", "$ENV{", "Deno.env.get(", "os.Getenv("} {
+		for i := 0; ; {
+			j := strings.Index(code[i:], api)
+			if j < 0 {
+				break
+			}
+			k := i + j + len(api)
+			name := strings.TrimLeft(code[k:], "'\" ")
+			end := 0
+			for end < len(name) && (name[end] == '_' || name[end] >= 'A' && name[end] <= 'Z' || name[end] >= 'a' && name[end] <= 'z' || name[end] >= '0' && name[end] <= '9') {
+				end++
+			}
+			if end > 0 {
+				out = append(out, name[:end])
+			}
+			i = k
+		}
+	}
+	return out
+}
+
+// wholeEnv reports program text that takes the whole environment.
+func wholeEnv(code string) bool {
+	for _, w := range []string{"dict(os.environ", "os.environ.copy()", "os.environ)", "os.environ.items()", "process.env)",
+		"process.env,", "process.env}", "%ENV", "ENV.to_h", "getenv()", "Deno.env.toObject()", "os.Environ()"} {
+		if strings.Contains(code, w) {
+			return true
+		}
+	}
+	return false
 }

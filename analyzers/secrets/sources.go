@@ -90,14 +90,16 @@ func (s *state) examine(c *shell.Command) {
 				s.readEffect(c, f, e)
 			}
 		}
+		f.out = append(f.out, f.reads...) // $(< .env) prints the file
 		s.reportReads(c, f)
 		return
 	}
+	s.builtinAssigns(c)
 	linker := slices.ContainsFunc(c.Effects, func(e shell.Effect) bool { return e.Kind == shell.Links })
 	for _, e := range c.Effects {
-		if e.Remote {
-			continue
-		}
+		// A secret read on another host (ssh host 'cat ~/.aws/credentials')
+		// still enters the conversation: remote reads count, as remote
+		// egress does; remote deletes and writes are that host's own.
 		switch e.Kind {
 		case shell.Reads:
 			if linker {
@@ -168,7 +170,8 @@ func (s *state) effectPath(c *shell.Command, e shell.Effect) (p string, partial 
 		return p, false
 	}
 	w := e.Word
-	if w.Dynamic && hasExpansion(w.Raw) && strings.Trim(w.Value, "/.") != "" {
+	if (w.Dynamic && hasExpansion(w.Raw) || e.Remote) && strings.Trim(w.Value, "/.") != "" {
+		// a path on another host is judged by its name alone
 		return path.Clean(paths.Expand(w.Value, s.home)), true
 	}
 	return "", false
@@ -644,6 +647,40 @@ func (s *state) assigns(c *shell.Command) {
 			}
 		}
 		s.vars[name] = srcs
+	}
+}
+
+// builtinAssigns records what the shell builtins that set variables
+// store: export, declare, typeset, local and readonly NAME=VALUE take the
+// sources of VALUE; read and mapfile take what their standard input
+// carries.
+func (s *state) builtinAssigns(c *shell.Command) {
+	switch c.Name {
+	case "export", "declare", "typeset", "local", "readonly":
+		subs := s.subsOf(c)
+		for _, w := range c.Args[1:] {
+			name, _, ok := strings.Cut(w.Raw, "=")
+			if !ok || name == "" || strings.HasPrefix(name, "-") {
+				continue
+			}
+			var srcs []source
+			for _, ref := range varRefs(w.Raw[len(name)+1:]) {
+				srcs = append(srcs, s.varSources(ref)...)
+			}
+			for _, sub := range subsIn(w, subs) {
+				if strings.Contains(w.Raw, "$(") || strings.Contains(w.Raw, "`") {
+					srcs = append(srcs, s.outOf(sub)...)
+				}
+			}
+			s.vars[name] = srcs
+		}
+	case "read", "mapfile", "readarray":
+		srcs := append(s.stdinFile(c), s.upstream(c)...)
+		for _, w := range c.Args[1:] {
+			if !strings.HasPrefix(w.Value, "-") && w.Value != "" {
+				s.vars[w.Value] = srcs
+			}
+		}
 	}
 }
 

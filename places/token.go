@@ -132,45 +132,47 @@ func service(k string) Service {
 }
 
 // tokenKind is one credential shape: a pattern its issuer publishes,
-// with a prefix ordinary text does not carry.
+// with a prefix ordinary text does not carry. markers are literal texts
+// one of which every match holds, checked before the pattern runs.
 type tokenKind struct {
 	name, pattern, service string
+	markers                []string
 }
 
 // tokenKinds are the credential shapes recognised, from the issuers'
 // documentation of their token formats.
 func tokenKinds() []tokenKind {
 	return []tokenKind{
-		{"an AWS access key id", `\b(AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, "aws"},
-		{"a GitHub token", `\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`, "github"},
-		{"a GitLab token", `\bgl(pat|dt|ptt|rt|cbt|oas|ft)-[A-Za-z0-9_-]{20,}`, "gitlab"},
-		{"a Slack token", `\bxox[abposre]-[A-Za-z0-9-]{10,}`, "slack"},
-		{"a Stripe secret key", `\b[sr]k_live_[A-Za-z0-9]{20,}`, "stripe"},
-		{"a Google API key", `\bAIza[0-9A-Za-z_-]{35}`, "google"},
-		{"a Google OAuth access token", `\bya29\.[0-9A-Za-z_-]{20,}`, "google"},
-		{"an Anthropic API key", `\bsk-ant-(api|admin|oat|sid)[0-9]{2}-[A-Za-z0-9_-]{20,}`, "anthropic"},
-		{"an OpenAI API key", `\bsk-(proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}`, "openai"},
-		{"an npm token", `\bnpm_[A-Za-z0-9]{36}\b`, "npm"},
-		{"a Hugging Face token", `\bhf_[A-Za-z0-9]{34,}`, "huggingface"},
-		{"a PyPI token", `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`, "pypi"},
-		{"a Docker Hub token", `\bdckr_(pat|oat)_[A-Za-z0-9_-]{20,}`, "docker"},
-		{"a DigitalOcean token", `\bdo[por]_v1_[a-f0-9]{64}\b`, "digitalocean"},
-		{"a SendGrid API key", `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`, "sendgrid"},
-		{"a Shopify token", `\bshp(at|ca|pa|ss)_[a-fA-F0-9]{32}\b`, "shopify"},
-		{"an Atlassian API token", `\bATATT3[A-Za-z0-9_=-]{40,}`, "atlassian"},
-		{"a Databricks token", `\bdapi[a-f0-9]{32}\b`, "databricks"},
-		{"a Postman API key", `\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`, "postman"},
-		{"a Linear API key", `\blin_api_[A-Za-z0-9]{40}\b`, "linear"},
-		{"a Replicate token", `\br8_[A-Za-z0-9]{37}\b`, "replicate"},
-		{"a Groq API key", `\bgsk_[A-Za-z0-9]{52}\b`, "groq"},
-		{"a Perplexity API key", `\bpplx-[A-Za-z0-9]{48}\b`, "perplexity"},
-		{"an xAI API key", `\bxai-[A-Za-z0-9]{80}\b`, "xai"},
-		{"a Doppler token", `\bdp\.(pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`, "doppler"},
-		{"a Grafana token", `\bglc_[A-Za-z0-9+/]{32,}={0,2}`, "grafana"},
-		{"a Sentry token", `\bsntry[su]_[A-Za-z0-9+/=_-]{40,}`, "sentry"},
-		{"an HCP Terraform token", `\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`, "terraform"},
-		{"a private key", `-----BEGIN [A-Z ]*PRIVATE KEY-----`, ""},
-		{"a JSON Web Token", `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, "jwt"},
+		{"an AWS access key id", `\b(AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, "aws", []string{"AKIA", "ASIA", "ABIA", "ACCA"}},
+		{"a GitHub token", `\b(gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`, "github", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
+		{"a GitLab token", `\bgl(pat|dt|ptt|rt|cbt|oas|ft)-[A-Za-z0-9_-]{20,}`, "gitlab", []string{"gl"}},
+		{"a Slack token", `\bxox[abposre]-[A-Za-z0-9-]{10,}`, "slack", []string{"xox"}},
+		{"a Stripe secret key", `\b[sr]k_live_[A-Za-z0-9]{20,}`, "stripe", []string{"k_live_"}},
+		{"a Google API key", `\bAIza[0-9A-Za-z_-]{35}`, "google", []string{"AIza"}},
+		{"a Google OAuth access token", `\bya29\.[0-9A-Za-z_-]{20,}`, "google", []string{"ya29."}},
+		{"an Anthropic API key", `\bsk-ant-(api|admin|oat|sid)[0-9]{2}-[A-Za-z0-9_-]{20,}`, "anthropic", []string{"sk-ant-"}},
+		{"an OpenAI API key", `\bsk-(proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}`, "openai", []string{"sk-"}},
+		{"an npm token", `\bnpm_[A-Za-z0-9]{36}\b`, "npm", []string{"npm_"}},
+		{"a Hugging Face token", `\bhf_[A-Za-z0-9]{34,}`, "huggingface", []string{"hf_"}},
+		{"a PyPI token", `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`, "pypi", []string{"pypi-"}},
+		{"a Docker Hub token", `\bdckr_(pat|oat)_[A-Za-z0-9_-]{20,}`, "docker", []string{"dckr_"}},
+		{"a DigitalOcean token", `\bdo[por]_v1_[a-f0-9]{64}\b`, "digitalocean", []string{"_v1_"}},
+		{"a SendGrid API key", `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`, "sendgrid", []string{"SG."}},
+		{"a Shopify token", `\bshp(at|ca|pa|ss)_[a-fA-F0-9]{32}\b`, "shopify", []string{"shp"}},
+		{"an Atlassian API token", `\bATATT3[A-Za-z0-9_=-]{40,}`, "atlassian", []string{"ATATT3"}},
+		{"a Databricks token", `\bdapi[a-f0-9]{32}\b`, "databricks", []string{"dapi"}},
+		{"a Postman API key", `\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`, "postman", []string{"PMAK-"}},
+		{"a Linear API key", `\blin_api_[A-Za-z0-9]{40}\b`, "linear", []string{"lin_api_"}},
+		{"a Replicate token", `\br8_[A-Za-z0-9]{37}\b`, "replicate", []string{"r8_"}},
+		{"a Groq API key", `\bgsk_[A-Za-z0-9]{52}\b`, "groq", []string{"gsk_"}},
+		{"a Perplexity API key", `\bpplx-[A-Za-z0-9]{48}\b`, "perplexity", []string{"pplx-"}},
+		{"an xAI API key", `\bxai-[A-Za-z0-9]{80}\b`, "xai", []string{"xai-"}},
+		{"a Doppler token", `\bdp\.(pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`, "doppler", []string{"dp."}},
+		{"a Grafana token", `\bglc_[A-Za-z0-9+/]{32,}={0,2}`, "grafana", []string{"glc_"}},
+		{"a Sentry token", `\bsntry[su]_[A-Za-z0-9+/=_-]{40,}`, "sentry", []string{"sntry"}},
+		{"an HCP Terraform token", `\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`, "terraform", []string{".atlasv1."}},
+		{"a private key", `-----BEGIN [A-Z ]*PRIVATE KEY-----`, "", []string{"-----BEGIN "}},
+		{"a JSON Web Token", `\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, "jwt", []string{"eyJ"}},
 	}
 }
 
@@ -197,6 +199,9 @@ func Token(s string) (kind string, svc Service, ok bool) {
 	}
 	kinds := tokenKinds()
 	for i, re := range tokenREs() {
+		if !containsAny(s, kinds[i].markers) {
+			continue
+		}
 		m := re.FindString(s)
 		if m == "" {
 			continue
@@ -207,6 +212,15 @@ func Token(s string) (kind string, svc Service, ok bool) {
 		return kinds[i].name, service(kinds[i].service), true
 	}
 	return "", Service{}, false
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenHint is a cheap first look: a token needs a run of at least 16

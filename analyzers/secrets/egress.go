@@ -854,15 +854,24 @@ func (s *state) codeEgress(c *shell.Command) {
 			code = code[:64<<10]
 		}
 		var sk sink
+		hosts := map[string]bool{}
 		for _, u := range urlsIn(code) {
-			sk.dests = append(sk.dests, urlDest(shell.Word{Raw: u, Value: u, Prefix: u}))
+			d := urlDest(shell.Word{Raw: u, Value: u, Prefix: u})
+			if !hosts[d.host] {
+				hosts[d.host] = true
+				sk.dests = append(sk.dests, d)
+			}
 		}
 		if len(sk.dests) == 0 {
 			continue
 		}
 		var srcs []source
+		names := map[string]bool{}
 		for _, n := range envRefs(code) {
-			srcs = append(srcs, s.varSources(n)...)
+			if !names[n] {
+				names[n] = true
+				srcs = append(srcs, s.varSources(n)...)
+			}
 		}
 		if wholeEnv(code) {
 			srcs = append(srcs, source{kind: kEnv})

@@ -114,7 +114,11 @@ type state struct {
 	sockets map[string]string
 	// ownUse marks secret values sent to their own service.
 	ownUse map[string]bool
-	seen   map[string]bool
+	// ups memoises upstream, tainted the entries of taint.
+	ups     map[*shell.Command][]source
+	subs    map[*shell.Command][]*shell.Command
+	tainted map[string]bool
+	seen    map[string]bool
 }
 
 func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
@@ -137,6 +141,8 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 		index: map[*shell.Command]int{}, facts: map[*shell.Command]*facts{},
 		taint: map[string][]source{}, vars: map[string][]source{}, seen: map[string]bool{},
 		sockets: map[string]string{}, ownUse: map[string]bool{},
+		ups: map[*shell.Command][]source{}, tainted: map[string]bool{},
+		subs: map[*shell.Command][]*shell.Command{},
 	}
 	for i, c := range in.Script.Commands {
 		s.index[c] = i

@@ -60,7 +60,7 @@ func (x source) label() string {
 func (x source) whole() bool { return x.kind == kFile || x.kind == kTree || x.kind == kEnv }
 
 // id identifies a source for de-duplication.
-func (x source) id() string { return fmt.Sprint(x.kind, "\x00", x.path, "\x00", x.name) }
+func (x source) id() string { return string(rune('0'+x.kind)) + "\x00" + x.path + "\x00" + x.name }
 
 // facts is what one command reads and what its output carries.
 type facts struct {
@@ -409,29 +409,30 @@ func feeds(c *shell.Command) []*shell.Command {
 }
 
 // upstream returns what reaches c's standard input through a pipe: the
-// output of every command upstream of it, transitively.
+// output of every command upstream of it, transitively, each source
+// once. It is computed once per command.
 func (s *state) upstream(c *shell.Command) []source {
+	if v, ok := s.ups[c]; ok {
+		return v
+	}
+	s.ups[c] = nil // a cycle reads nothing more
 	var out []source
-	seen := map[*shell.Command]bool{c: true}
-	queue := feeds(c)
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		if seen[u] {
-			continue
-		}
-		seen[u] = true
-		if f := s.facts[u]; f != nil {
-			out = append(out, f.out...)
-		}
-		for _, r := range u.Redirects {
-			if r.Op == "<" {
-				out = append(out, s.stdinFile(u)...)
-				break
+	seen := map[string]bool{}
+	add := func(xs []source) {
+		for _, x := range xs {
+			if id := x.id(); !seen[id] {
+				seen[id] = true
+				out = append(out, x)
 			}
 		}
-		queue = append(queue, feeds(u)...)
 	}
+	for _, u := range feeds(c) {
+		s.examine(u)
+		add(s.facts[u].out)
+		add(s.stdinFile(u))
+		add(s.upstream(u))
+	}
+	s.ups[c] = out
 	return out
 }
 
@@ -458,6 +459,9 @@ func (s *state) reportReads(c *shell.Command, f *facts) {
 }
 
 func (s *state) readFinding(c *shell.Command, h source) {
+	if s.seen[RuleRead+"\x00"+h.path] {
+		return
+	}
 	s.add(toolwall.Finding{
 		Rule: RuleRead, Action: toolwall.Ask,
 		Reason: fmt.Sprintf("Reading %s was stopped for a human: `%s` would copy a secret into the conversation, "+
@@ -489,9 +493,7 @@ func (s *state) taintOutputs(c *shell.Command, f *facts) {
 			if x.kind == kTree {
 				x = source{kind: kFile, class: places.PrivateKey, path: x.path}
 			}
-			if !slices.ContainsFunc(s.taint[e.Path], func(y source) bool { return y.id() == x.id() }) {
-				s.taint[e.Path] = append(s.taint[e.Path], x)
-			}
+			s.addTaint(e.Path, x)
 		}
 	}
 }
@@ -506,9 +508,21 @@ func (s *state) linkTaint(c *shell.Command, e shell.Effect) {
 	}
 	for _, l := range c.Effects {
 		if l.Kind == shell.Links && l.Path != "" {
-			s.taint[l.Path] = append(s.taint[l.Path], srcs...)
+			for _, x := range srcs {
+				s.addTaint(l.Path, x)
+			}
 		}
 	}
+}
+
+// addTaint records that the file at p now holds x.
+func (s *state) addTaint(p string, x source) {
+	k := p + "\x00" + x.id()
+	if s.tainted[k] {
+		return
+	}
+	s.tainted[k] = true
+	s.taint[p] = append(s.taint[p], x)
 }
 
 // pathLike reports a code or argument token that looks like a path: it
@@ -695,23 +709,31 @@ func (s *state) outOf(c *shell.Command) []source {
 }
 
 // subsOf returns the commands of c's own $(…), `…` and <(…): those
-// listed right after c that run inside a substitution.
+// listed right after c that run inside a substitution. A command that is
+// itself inside a substitution has none (the reader lists its siblings
+// next to it). It is computed once per command.
 func (s *state) subsOf(c *shell.Command) []*shell.Command {
-	i, ok := s.index[c]
-	if !ok {
-		return nil
+	if v, ok := s.subs[c]; ok {
+		return v
 	}
 	var out []*shell.Command
-	cmds := s.script.Commands
-	for j := i + 1; j < len(cmds); j++ {
-		switch cmds[j].Via {
-		case "$()", "``", "<()", ">()":
+	if i, ok := s.index[c]; ok && !inSubstitution(c) {
+		cmds := s.script.Commands
+		for j := i + 1; j < len(cmds) && inSubstitution(cmds[j]); j++ {
 			out = append(out, cmds[j])
-			continue
 		}
-		break
 	}
+	s.subs[c] = out
 	return out
+}
+
+// inSubstitution reports a command run by $(…), `…`, <(…) or >(…).
+func inSubstitution(c *shell.Command) bool {
+	switch c.Via {
+	case "$()", "``", "<()", ">()":
+		return true
+	}
+	return false
 }
 
 // varSources returns what variable name holds: what this script assigned
@@ -795,6 +817,15 @@ func (s *state) argSources(c *shell.Command, words []shell.Word, all bool) []sou
 		}
 	}
 	var out []source
+	seen := map[string]bool{}
+	add := func(xs []source) {
+		for _, x := range xs {
+			if id := x.id(); !seen[id] {
+				seen[id] = true
+				out = append(out, x)
+			}
+		}
+	}
 	subs := s.subsOf(c)
 	usedSubs := false
 	for _, w := range words {
@@ -802,22 +833,22 @@ func (s *state) argSources(c *shell.Command, words []shell.Word, all bool) []sou
 			continue
 		}
 		if placeholder(c, w) && c.Via == "xargs" && c.Parent != nil {
-			out = append(out, s.upstream(c.Parent)...)
+			add(s.upstream(c.Parent))
 			continue
 		}
 		for _, ref := range varRefs(w.Raw) {
-			out = append(out, s.varSources(ref)...)
+			add(s.varSources(ref))
 		}
 		if strings.Contains(w.Raw, "$(") || strings.Contains(w.Raw, "`") || strings.Contains(w.Raw, "<(") {
 			for _, sub := range subsIn(w, subs) {
-				out = append(out, s.outOf(sub)...)
+				add(s.outOf(sub))
 			}
 			usedSubs = true
 		}
 	}
 	if c.Stdin.Kind == shell.StdinHeredoc && c.Stdin.Dynamic && !usedSubs {
 		for _, sub := range subs {
-			out = append(out, s.outOf(sub)...)
+			add(s.outOf(sub))
 		}
 	}
 	return out
@@ -825,9 +856,12 @@ func (s *state) argSources(c *shell.Command, words []shell.Word, all bool) []sou
 
 // subsIn returns the substitution commands of subs that appear in w:
 // each is matched by its words' source text inside w's; when none
-// matches, all of them (the reader does not say which word a
-// substitution belongs to).
+// matches, or there are more than 64, all of them (the reader does not
+// say which word a substitution belongs to).
 func subsIn(w shell.Word, subs []*shell.Command) []*shell.Command {
+	if len(subs) > 64 {
+		return subs
+	}
 	var out []*shell.Command
 	for _, sub := range subs {
 		if len(sub.Args) == 0 {

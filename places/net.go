@@ -2,7 +2,6 @@ package places
 
 import (
 	"net/netip"
-	"sync"
 )
 
 // Network says what kind of network a host or address belongs to, as far
@@ -55,7 +54,7 @@ func (n Network) String() string {
 // (100.100.100.200), Oracle Cloud legacy (192.0.0.192), GCP IPv6
 // (fd20:ce::254), Azure WireServer (168.63.129.16: VM extension
 // settings and certificates).
-var metadataAddrs = sync.OnceValue(func() []netip.Addr {
+var metadataAddrs = lazy[[]netip.Addr]{build: func() []netip.Addr {
 	return []netip.Addr{
 		netip.MustParseAddr("169.254.169.254"),
 		netip.MustParseAddr("169.254.170.2"),
@@ -65,7 +64,7 @@ var metadataAddrs = sync.OnceValue(func() []netip.Addr {
 		netip.MustParseAddr("fd20:ce::254"),
 		netip.MustParseAddr("168.63.129.16"),
 	}
-})
+}}
 
 type prefixNetwork struct {
 	p netip.Prefix
@@ -74,7 +73,7 @@ type prefixNetwork struct {
 
 // v4Ranges lists the special-purpose IPv4 blocks of RFC 6890 and its
 // updates, with the class each gets.
-var v4Ranges = sync.OnceValue(func() []prefixNetwork {
+var v4Ranges = lazy[[]prefixNetwork]{build: func() []prefixNetwork {
 	return []prefixNetwork{
 		{netip.MustParsePrefix("0.0.0.0/8"), Loopback},
 		{netip.MustParsePrefix("127.0.0.0/8"), Loopback},
@@ -92,11 +91,11 @@ var v4Ranges = sync.OnceValue(func() []prefixNetwork {
 		{netip.MustParsePrefix("224.0.0.0/4"), Reserved},
 		{netip.MustParsePrefix("240.0.0.0/4"), Reserved},
 	}
-})
+}}
 
 // v6Ranges lists the special-purpose IPv6 blocks (RFC 6890, RFC 4291)
 // that do not embed an IPv4 address.
-var v6Ranges = sync.OnceValue(func() []prefixNetwork {
+var v6Ranges = lazy[[]prefixNetwork]{build: func() []prefixNetwork {
 	return []prefixNetwork{
 		{netip.MustParsePrefix("::/128"), Loopback},
 		{netip.MustParsePrefix("::1/128"), Loopback},
@@ -108,10 +107,10 @@ var v6Ranges = sync.OnceValue(func() []prefixNetwork {
 		{netip.MustParsePrefix("2001:2::/48"), Reserved},
 		{netip.MustParsePrefix("ff00::/8"), Reserved},
 	}
-})
+}}
 
 // Prefixes of IPv6 addresses that carry an IPv4 address inside them.
-var embedPrefixes = sync.OnceValue(func() [6]netip.Prefix {
+var embedPrefixes = lazy[[6]netip.Prefix]{build: func() [6]netip.Prefix {
 	return [6]netip.Prefix{
 		netip.MustParsePrefix("64:ff9b::/96"),    // RFC 6052 NAT64: last 32 bits
 		netip.MustParsePrefix("64:ff9b:1::/48"),  // RFC 8215 local-use NAT64, commonly a /96: last 32 bits
@@ -120,7 +119,7 @@ var embedPrefixes = sync.OnceValue(func() [6]netip.Prefix {
 		netip.MustParsePrefix("2002::/16"),       // RFC 3056 6to4: bits 16–47
 		netip.MustParsePrefix("2001::/32"),       // RFC 4380 Teredo: client is the last 32 bits inverted
 	}
-})
+}}
 
 // Embedded returns the IPv4 address an IPv6 address carries: IPv4-mapped
 // (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible
@@ -133,7 +132,7 @@ func Embedded(a netip.Addr) (v4 netip.Addr, ok bool) {
 	}
 	a = a.WithZone("")
 	b := a.As16()
-	pre := embedPrefixes()
+	pre := embedPrefixes.get()
 	nat64Prefix, localNAT64, translated, compatV4, sixToFour, teredo := pre[0], pre[1], pre[2], pre[3], pre[4], pre[5]
 	switch {
 	case a.Is4In6():
@@ -158,7 +157,7 @@ func NetworkOf(a netip.Addr) Network {
 		return Reserved
 	}
 	a = a.WithZone("")
-	for _, m := range metadataAddrs() {
+	for _, m := range metadataAddrs.get() {
 		if a == m {
 			return Metadata
 		}
@@ -166,12 +165,12 @@ func NetworkOf(a netip.Addr) Network {
 	if v4, ok := Embedded(a); ok {
 		return NetworkOf(v4)
 	}
-	ranges := v6Ranges()
+	ranges := v6Ranges.get()
 	if a.Is4() {
 		if a == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
 			return Reserved
 		}
-		ranges = v4Ranges()
+		ranges = v4Ranges.get()
 	}
 	for _, r := range ranges {
 		if r.p.Contains(a) {

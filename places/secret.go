@@ -3,7 +3,6 @@ package places
 import (
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/toolwall/toolwall/paths"
 )
@@ -299,7 +298,7 @@ func sshKeyNames() []string {
 
 // credentialTables are the credential directories and files, split into
 // components on first use.
-var credentialTables = sync.OnceValue(func() credentialTable {
+var credentialTables = lazy[credentialTable]{build: func() credentialTable {
 	split := func(list []string) [][]string {
 		out := make([][]string, len(list))
 		for i, s := range list {
@@ -329,7 +328,7 @@ var credentialTables = sync.OnceValue(func() credentialTable {
 			".local/share/fish/fish_history",
 		}),
 	}
-})
+}}
 
 type credentialTable struct {
 	dirs, files [][]string
@@ -401,7 +400,7 @@ func classifyDir(c string, rest, before []string, abs bool) (place, bool) {
 		return place{}, false
 	}
 	tail := append([]string{c}, rest...)
-	t := credentialTables()
+	t := credentialTables.get()
 	for _, dc := range t.dirs {
 		if !matchPrefix(tail, dc) {
 			continue

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // Service is a service that issues credentials and the hosts where they
@@ -176,14 +175,14 @@ func tokenKinds() []tokenKind {
 	}
 }
 
-var tokenREs = sync.OnceValue(func() []*regexp.Regexp {
+var tokenREs = lazy[[]*regexp.Regexp]{build: func() []*regexp.Regexp {
 	kinds := tokenKinds()
 	out := make([]*regexp.Regexp, len(kinds))
 	for i, k := range kinds {
 		out[i] = regexp.MustCompile(k.pattern)
 	}
 	return out
-})
+}}
 
 // Token reports the first credential-shaped token in s: what kind it is
 // ("a GitHub token") and the service that issued it. A JSON Web Token's
@@ -198,7 +197,7 @@ func Token(s string) (kind string, svc Service, ok bool) {
 		return "", Service{}, false
 	}
 	kinds := tokenKinds()
-	for i, re := range tokenREs() {
+	for i, re := range tokenREs.get() {
 		if !containsAny(s, kinds[i].markers) {
 			continue
 		}

@@ -203,7 +203,7 @@ func FuzzClassify(f *testing.F) {
 		if k1 != k2 {
 			t.Fatalf("Token(%q) not deterministic", s)
 		}
-		if d := time.Since(start); d > 50*time.Millisecond {
+		if d := time.Since(start); d > 2*time.Second { // a pathological case, not a speed target
 			t.Fatalf("%d bytes took %v", len(s), d)
 		}
 	})

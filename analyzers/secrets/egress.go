@@ -415,16 +415,28 @@ func isURL(w shell.Word) bool { return strings.Contains(w.Value, "://") }
 // dnsData asks about a host name built from a command's output followed
 // by a fixed domain ($(…).x.example): the name itself carries data to
 // that domain's name servers.
+//
+// For the chain rules (a secret read in one call, egress in a later one),
+// a host name that may carry data is tagged egress even when it asks
+// nothing: a label from a variable ($X.x.example) or a label that looks
+// like encoded data (20 or more base64 or hex characters).
 func (s *state) dnsData(c *shell.Command, sk sink) {
 	for _, w := range sk.hosts {
-		if !w.Dynamic || !(strings.Contains(w.Raw, "$(") || strings.Contains(w.Raw, "`")) {
-			continue
-		}
 		host := w.Value
 		if i := strings.Index(host, "://"); i >= 0 {
 			host = host[i+3:]
 		}
+		if !w.Dynamic {
+			if dataLabel(host) {
+				s.tag(toolwall.TagEgress, "", "dns")
+			}
+			continue
+		}
 		if !strings.HasPrefix(host, ".") || !strings.ContainsAny(host, "abcdefghijklmnopqrstuvwxyz") {
+			continue
+		}
+		if !strings.Contains(w.Raw, "$(") && !strings.Contains(w.Raw, "`") {
+			s.tag(toolwall.TagEgress, "", "dns")
 			continue
 		}
 		s.add(toolwall.Finding{
@@ -435,6 +447,28 @@ func (s *state) dnsData(c *shell.Command, sk sink) {
 		}, "dns\x00"+w.Raw)
 		s.tag(toolwall.TagEgress, "", "dns")
 	}
+}
+
+// dataLabel reports a host name whose first label looks like encoded
+// data: 20 or more letters and digits with digits among them and no
+// hyphen (host names join words with hyphens; hex and base32 do not).
+func dataLabel(host string) bool {
+	label, rest, ok := strings.Cut(host, ".")
+	if !ok || !strings.Contains(rest, ".") && len(rest) < 2 || len(label) < 20 {
+		return false
+	}
+	digits := false
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		default:
+			return false
+		}
+	}
+	return digits
 }
 
 // trackSockets remembers the file descriptors a redirection opened on

@@ -130,7 +130,7 @@ func FuzzAnalyzer(f *testing.F) {
 		for i := range reports {
 			Analyzer.Run(context.Background(), &analysis.Input{Call: call, Script: script}, reports[i].For("secrets"))
 		}
-		if d := time.Since(start); d > 100*time.Millisecond {
+		if d := time.Since(start); d > 2*time.Second { // a pathological case, not a speed target (BenchmarkLarge)
 			t.Fatalf("two runs took %v", d)
 		}
 		r1, r2 := reports[0], reports[1]

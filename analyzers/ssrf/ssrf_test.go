@@ -152,7 +152,7 @@ func FuzzCheck(f *testing.F) {
 		if c.Action == toolwall.Deny && a.Action != toolwall.Deny {
 			t.Fatalf("CheckCommandURL(%q) denies what Check allows (%v)", u, a.Action)
 		}
-		if d := time.Since(start); d > 100*time.Millisecond {
+		if d := time.Since(start); d > 2*time.Second { // a pathological case, not a speed target (BenchmarkCheck)
 			t.Fatalf("Check(%q) took %v", u, d)
 		}
 	})

@@ -13,7 +13,7 @@ import "strings"
 // development seldom posts local files or command output there.
 func Drop(host, urlPath string) (what string, ok bool) {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	under := func(d string) bool { return host == d || strings.HasSuffix(host, "."+d) }
+	under := func(d string) bool { return host == d || subdomain(host, d) }
 	p := strings.ToLower(urlPath)
 	switch {
 	case (under("discord.com") || under("discordapp.com")) && strings.HasPrefix(p, "/api/webhooks"):

@@ -550,7 +550,14 @@ func classifyBase(base string) Class {
 }
 
 // hasGlob reports whether s holds shell pattern characters.
-func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+func hasGlob(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '*' || c == '?' || c == '[' {
+			return true
+		}
+	}
+	return false
+}
 
 // matchName reports whether the name pattern (a literal name or a shell
 // glob) can name cand. As in the shell, a glob matches a dot-file only
@@ -566,6 +573,13 @@ func matchName(pattern, cand string, needLetter bool) bool {
 	}
 	if needLetter && !literalLetter(pattern) {
 		return false
+	}
+	// "*.go" and "id_*", the common shapes, without the general matcher
+	if rest, ok := strings.CutPrefix(pattern, "*"); ok && !hasGlob(rest) {
+		return strings.HasSuffix(cand, rest)
+	}
+	if rest, ok := strings.CutSuffix(pattern, "*"); ok && !hasGlob(rest) {
+		return strings.HasPrefix(cand, rest)
 	}
 	ok, err := path.Match(pattern, cand)
 	return ok && err == nil

@@ -26,7 +26,7 @@ func (s Service) Known() bool { return s.Name != "" }
 func (s Service) Serves(host string) bool {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	for _, d := range s.Domains {
-		if host == d || strings.HasSuffix(host, "."+d) {
+		if host == d || subdomain(host, d) {
 			return true
 		}
 	}

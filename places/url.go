@@ -437,7 +437,7 @@ var privateSuffixes = []string{"internal", "local", "localdomain", "lan", "home"
 var wildcardDNS = []string{"nip.io", "sslip.io", "xip.io", "traefik.me", "nip.me"}
 
 func hasSuffixLabel(host, suffix string) bool {
-	return host == suffix || strings.HasSuffix(host, "."+suffix)
+	return host == suffix || subdomain(host, suffix)
 }
 
 // classifyName classes a host name before DNS.
@@ -451,13 +451,13 @@ func classifyName(host string) (Network, netip.Addr, string) {
 		}
 	}
 	for _, r := range rebindServices {
-		if strings.HasSuffix(host, "."+r) {
+		if subdomain(host, r) {
 			return Private, netip.Addr{}, "DNS-rebinding service name"
 		}
 	}
 	for _, w := range wildcardDNS {
-		if strings.HasSuffix(host, "."+w) {
-			if a, ok := wildcardAddr(strings.TrimSuffix(host, "."+w)); ok {
+		if subdomain(host, w) {
+			if a, ok := wildcardAddr(host[:len(host)-len(w)-1]); ok {
 				return NetworkOf(a), a, "wildcard-DNS name that spells an address"
 			}
 		}
@@ -503,4 +503,11 @@ func quote(s string) string {
 		s = s[:117] + "..."
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// subdomain reports whether host is a subdomain of domain (host ends in
+// "." + domain), without building that string.
+func subdomain(host, domain string) bool {
+	n := len(host) - len(domain)
+	return n > 0 && host[n-1] == '.' && host[n:] == domain
 }

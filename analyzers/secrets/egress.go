@@ -157,7 +157,7 @@ func (s *state) decide(c *shell.Command, sk sink, x source) {
 	}
 	switch verdict {
 	case own:
-		s.ownUse[x.id()] = true
+		put(&s.ownUse, x.id(), true)
 		return
 	case unsure:
 		s.add(toolwall.Finding{
@@ -476,7 +476,7 @@ func dataLabel(host string) bool {
 func (s *state) trackSockets(c *shell.Command) {
 	for _, r := range c.Redirects {
 		if host, ok := socketHost(r.Target); ok && r.Fd != "" && r.Fd != "1" && r.Fd != "2" && !r.Target.Dynamic {
-			s.sockets[r.Fd] = host
+			put(&s.sockets, r.Fd, host)
 		}
 	}
 }

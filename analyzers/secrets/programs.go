@@ -383,6 +383,9 @@ func (s *state) search(c *shell.Command) {
 		}
 		dir := paths.Abs(paths.Expand(st.Value, s.home), c.Cwd)
 		inStore := places.Classify(dir) == places.Credential || places.KeyDir(dir) && places.Classify(dir).Secret()
+		if !inStore && (paths.Under(dir, s.project) || places.Temp(dir)) {
+			continue // a search of the project or a temporary directory
+		}
 		for _, n := range names {
 			if n.Dynamic || n.Value == "" {
 				continue
@@ -392,7 +395,7 @@ func (s *state) search(c *shell.Command) {
 				cand = paths.Abs(n.Value, c.Cwd)
 			}
 			cl := places.Classify(cand)
-			if inStore && cl.Secret() || cl >= places.PrivateKey && !paths.Under(dir, s.project) && !places.Temp(dir) {
+			if inStore && cl.Secret() || cl >= places.PrivateKey {
 				s.add(toolwall.Finding{
 					Rule: RuleSearch, Action: toolwall.Ask,
 					Reason: fmt.Sprintf("Searching %s for %s files was stopped for a human: `%s` hunts for private keys "+

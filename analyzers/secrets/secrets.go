@@ -114,9 +114,13 @@ type state struct {
 	sockets map[string]string
 	// ownUse marks secret values sent to their own service.
 	ownUse map[string]bool
-	// ups memoises upstream, tainted the entries of taint.
-	ups     map[*shell.Command][]source
-	subs    map[*shell.Command][]*shell.Command
+	// ups memoises upstream, tainted the entries of taint. These maps and
+	// the ones below are made on first write.
+	ups  map[*shell.Command][]source
+	subs map[*shell.Command][]*shell.Command
+	// classes and held remember places.Classify and places.Holds.
+	classes map[string]places.Class
+	held    map[string]bool
 	tainted map[string]bool
 	seen    map[string]bool
 }
@@ -138,11 +142,9 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	}
 	s := &state{
 		call: in.Call, script: in.Script, r: r, home: in.Call.Home, project: project,
-		index: map[*shell.Command]int{}, facts: map[*shell.Command]*facts{},
-		taint: map[string][]source{}, vars: map[string][]source{}, seen: map[string]bool{},
-		sockets: map[string]string{}, ownUse: map[string]bool{},
-		ups: map[*shell.Command][]source{}, tainted: map[string]bool{},
-		subs: map[*shell.Command][]*shell.Command{},
+		index: make(map[*shell.Command]int, len(in.Script.Commands)),
+		facts: make(map[*shell.Command]*facts, len(in.Script.Commands)),
+		seen:  map[string]bool{},
 	}
 	for i, c := range in.Script.Commands {
 		s.index[c] = i
@@ -232,4 +234,12 @@ func hostOr(h string) string {
 		return "a host that cannot be read"
 	}
 	return h
+}
+
+// put sets m[k] = v, making m first when it is nil.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }

@@ -205,7 +205,11 @@ func placeholder(c *shell.Command, w shell.Word) bool {
 
 // classOf is p's class, raised by what this script copied there.
 func (s *state) classOf(p string) (places.Class, []source) {
-	cl := places.Classify(p)
+	cl, ok := s.classes[p]
+	if !ok {
+		cl = places.Classify(p)
+		put(&s.classes, p, cl)
+	}
 	held := s.taint[p]
 	for _, h := range held {
 		if h.kind == kFile && h.class > cl {
@@ -232,10 +236,20 @@ func (s *state) sourcesAt(p string, partial, tree bool) []source {
 			out = append(out, h)
 		}
 	}
-	if len(out) == 0 && tree && !partial && places.Holds(p, s.home) {
+	if len(out) == 0 && tree && !partial && s.holds(p) {
 		out = append(out, source{kind: kTree, path: p})
 	}
 	return out
+}
+
+// holds is [places.Holds] for this call's home, remembered per path.
+func (s *state) holds(p string) bool {
+	h, ok := s.held[p]
+	if !ok {
+		h = places.Holds(p, s.home)
+		put(&s.held, p, h)
+	}
+	return h
 }
 
 // readEffect records what a read (or a move) of c yields.
@@ -292,7 +306,7 @@ func (s *state) listing(c *shell.Command, f *facts, e shell.Effect) {
 	if p == "" {
 		return
 	}
-	if places.Classify(p).Secret() || places.System(p) || p == s.home || places.Holds(p, s.home) {
+	if cl, _ := s.classOf(p); cl.Secret() || places.System(p) || p == s.home || s.holds(p) {
 		f.out = append(f.out, source{kind: kMachine, name: "a listing of " + p})
 	}
 }
@@ -415,7 +429,7 @@ func (s *state) upstream(c *shell.Command) []source {
 	if v, ok := s.ups[c]; ok {
 		return v
 	}
-	s.ups[c] = nil // a cycle reads nothing more
+	put(&s.ups, c, nil) // a cycle reads nothing more
 	var out []source
 	seen := map[string]bool{}
 	add := func(xs []source) {
@@ -432,7 +446,7 @@ func (s *state) upstream(c *shell.Command) []source {
 		add(s.stdinFile(u))
 		add(s.upstream(u))
 	}
-	s.ups[c] = out
+	put(&s.ups, c, out)
 	return out
 }
 
@@ -521,8 +535,8 @@ func (s *state) addTaint(p string, x source) {
 	if s.tainted[k] {
 		return
 	}
-	s.tainted[k] = true
-	s.taint[p] = append(s.taint[p], x)
+	put(&s.tainted, k, true)
+	put(&s.taint, p, append(s.taint[p], x))
 }
 
 // pathLike reports a code or argument token that looks like a path: it
@@ -660,7 +674,7 @@ func (s *state) assigns(c *shell.Command) {
 				srcs = append(srcs, s.varSources(ref)...)
 			}
 		}
-		s.vars[name] = srcs
+		put(&s.vars, name, srcs)
 	}
 }
 
@@ -686,13 +700,13 @@ func (s *state) builtinAssigns(c *shell.Command) {
 					srcs = append(srcs, s.outOf(sub)...)
 				}
 			}
-			s.vars[name] = srcs
+			put(&s.vars, name, srcs)
 		}
 	case "read", "mapfile", "readarray":
 		srcs := append(s.stdinFile(c), s.upstream(c)...)
 		for _, w := range c.Args[1:] {
 			if !strings.HasPrefix(w.Value, "-") && w.Value != "" {
-				s.vars[w.Value] = srcs
+				put(&s.vars, w.Value, srcs)
 			}
 		}
 	}
@@ -723,7 +737,7 @@ func (s *state) subsOf(c *shell.Command) []*shell.Command {
 			out = append(out, cmds[j])
 		}
 	}
-	s.subs[c] = out
+	put(&s.subs, c, out)
 	return out
 }
 

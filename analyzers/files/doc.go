@@ -12,9 +12,12 @@
 // the guard's own rules are asked (files.write-sensitive: shell rc files,
 // git hooks and .git/config, ~/.claude and .claude/settings*.json,
 // .mcp.json, toolwall's config and state); other writes under system
-// roots are asked (files.write-system). Reads of secrets — the classes of
-// [secrets.Classify], shared with the Bash analyzer so `cat ~/.ssh/id_rsa`
-// and a Read of it agree — are asked (files.read-secret). Input that is
+// roots are asked (files.write-system). What a path is comes from package
+// places ([Judge] maps [places.Write]); an agent's own working files
+// (Claude Code's plans and project memory) are ordinary writes, not its
+// settings. Reads of secrets — the classes of [places.Classify], shared
+// with the Bash analyzer so `cat ~/.ssh/id_rsa` and a Read of it agree —
+// are asked (files.read-secret). Input that is
 // not an object with a string path is asked (files.bad-input): what
 // cannot be read cannot be judged safe.
 //

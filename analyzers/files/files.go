@@ -9,8 +9,8 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
-	"github.com/toolwall/toolwall/analyzers/secrets"
 	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/places"
 )
 
 // Rule ids reported by [Analyzer].
@@ -27,7 +27,7 @@ const (
 	// RuleWriteSystem (ask, 0.6): any other write under a system root
 	// (/etc, /usr, /bin, /var, /opt, /Library, …).
 	RuleWriteSystem = "files.write-system"
-	// RuleReadSecret (ask, 0.6): a Read of a file [secrets.Classify] calls
+	// RuleReadSecret (ask, 0.6): a Read of a file [places.Classify] calls
 	// a secret: private keys, credentials, .env, /etc/shadow.
 	RuleReadSecret = "files.read-secret"
 	// RuleBadInput (ask, 0.6): the tool input is not an object with a
@@ -128,11 +128,11 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	p := all[0]
 	if call.Tool == toolwall.ToolRead || call.Tool == toolwall.ToolGrep {
 		for _, q := range all[1:] {
-			if secrets.Classify(q, call.Home, project) > secrets.Classify(p, call.Home, project) {
+			if places.Classify(q) > places.Classify(p) {
 				p = q
 			}
 		}
-		read(r, p, call.Home, project)
+		read(r, p)
 		return
 	}
 	for _, q := range all[1:] {
@@ -211,8 +211,8 @@ func badInput(r *analysis.Report, tool, problem, field string) {
 }
 
 // read asks before a secret enters the conversation.
-func read(r *analysis.Report, p, home, project string) {
-	cl := secrets.Classify(p, home, project)
+func read(r *analysis.Report, p string) {
+	cl := places.Classify(p)
 	if !cl.Secret() {
 		return
 	}
@@ -223,7 +223,7 @@ func read(r *analysis.Report, p, home, project string) {
 			".env.example for the names, or ask the user to confirm.", p, cl),
 	})
 	r.Tag(toolwall.TagSensitiveRead, p, "")
-	if cl == secrets.Credential || cl == secrets.PrivateKey {
+	if cl == places.Credential || cl == places.PrivateKey {
 		r.Tag(toolwall.TagCredential, p, "")
 	}
 }

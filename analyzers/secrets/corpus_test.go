@@ -4,24 +4,37 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis/analysistest"
+	"github.com/toolwall/toolwall/shell"
 )
 
-// corpusDir holds the shared benign corpora (NL2Bash, tldr) next to the
-// repository; the test skips when they are absent (a clean clone).
-const corpusDir = "../../../shared/corpora/benign/"
+// corpusDir returns the shared corpora: $TOOLWALL_CORPORA, else the
+// shared directory next to the clone; the test skips when they are
+// absent (a clean clone).
+func corpusDir(t *testing.T) string {
+	if d := os.Getenv("TOOLWALL_CORPORA"); d != "" {
+		return d
+	}
+	return "../../../shared/corpora"
+}
 
-// TestBenignCorpora counts the commands of the benign corpora with an
-// empty risk_hint that this analyzer stops (ask or deny), logs each with
-// -v, and fails when more than maxFP of them are stopped: a rule that gets
-// in the way of ordinary work will be switched off (DESIGN.md, "block the
-// irreversible, not the unusual").
+// TestBenignCorpora runs the analyzer alone on the commands of the
+// benign corpora (NL2Bash, tldr-pages) whose risk_hint is empty. Every
+// stop (ask or deny) must be in testdata/corpus_stops.tsv, where each was
+// read and judged with its reason; a new one fails the test, and so do
+// more than 0.1% of a corpus (DESIGN.md: "block the irreversible, not
+// the unusual").
 func TestBenignCorpora(t *testing.T) {
-	const maxFP = 0.002
+	reviewed := map[string]string{}
+	for _, r := range analysistest.ReadTSV(t, "corpus_stops.tsv", 3) {
+		reviewed[r.Fields[2]] = r.Fields[0]
+	}
 	for _, name := range []string{"tldr.jsonl", "nl2bash.jsonl"} {
-		fh, err := os.Open(corpusDir + name)
+		fh, err := os.Open(filepath.Join(corpusDir(t), "benign", name))
 		if err != nil {
 			t.Skipf("corpus not available: %v", err)
 		}
@@ -38,19 +51,23 @@ func TestBenignCorpora(t *testing.T) {
 				continue
 			}
 			total++
-			r, err := analyze(t, rec.Cmd, toolwall.UserContext)
-			if err != nil {
+			if _, err := shell.Read(rec.Cmd, shell.Options{Cwd: at.Cwd, Home: at.Home}); err != nil {
 				unread++
 				continue
 			}
-			if a := verdict(r); a.Stops() {
-				stopped++
-				t.Logf("%s: %s %q: %s", name, a, rec.Cmd, r.Findings[0].Rule)
+			r := analyze(t, rec.Cmd, toolwall.UserContext)
+			a := analysistest.Strongest(r)
+			if !a.Stops() {
+				continue
+			}
+			stopped++
+			if want, ok := reviewed[rec.Cmd]; !ok || want != a.String() {
+				t.Errorf("%s: %s %q (%s) is not in testdata/corpus_stops.tsv", name, a, rec.Cmd, r.Findings[0].Rule)
 			}
 		}
 		t.Logf("%s: %d of %d commands with empty risk_hint stopped (%d did not parse)", name, stopped, total, unread)
-		if float64(stopped) > maxFP*float64(total) {
-			t.Errorf("%s: %d false positives of %d exceed %.1f%%", name, stopped, total, maxFP*100)
+		if stopped*1000 > total {
+			t.Errorf("%s: %d stops of %d exceed 0.1%%", name, stopped, total)
 		}
 	}
 }

@@ -1,30 +1,85 @@
-// Package secrets finds shell commands that touch secrets: reading a
-// private key, a cloud or cluster credential, a system password file or a
-// project .env (rule secrets.read, ask); sending one, a tree holding them
-// or the environment to the network (secrets.exfil, deny); and deleting,
-// truncating, overwriting or appending to the files that control logins
-// (secrets.delete-auth and secrets.modify-auth, deny; loosening their
-// permissions is modify-auth too); staging a secret into git
-// (secrets.commit, ask); and serving a tree that holds secrets over HTTP
-// (secrets.serve, ask).
+// Package secrets finds tool calls that touch secrets: reading a private
+// key, a cloud or cluster credential, a system password file or a project
+// .env (secrets.read, ask); sending one, a tree holding them, the
+// environment, or a secret value to the network (secrets.exfil, deny);
+// deleting, emptying, overwriting or appending to the files that control
+// logins or hold credentials (secrets.delete-auth, secrets.modify-auth,
+// secrets.delete-credential: deny; system configuration under /etc:
+// secrets.delete-system, ask); staging a secret into git
+// (secrets.commit, ask); serving a tree of secrets over HTTP
+// (secrets.serve, ask); hunting the file system for keys
+// (secrets.search, ask); and opening the user's browser profile to remote
+// debugging (secrets.session, ask).
 //
-// [Classify] names the kind of a path and is shared with the file-tool
-// analyzer (analyzers/files), so a Bash `cat ~/.ssh/id_rsa` and a Read of
-// the same file are judged alike. [Protected] says which paths may not be
-// destroyed, [Holds] which directory trees contain secrets.
+// It judges the effects the shell reader derives from the program
+// catalog (package shell, package programs): reads, writes, deletes,
+// moves, links, permission changes, what a command fetches, connects to
+// and sends. Program-specific judgments (openssl printing its -in key, git
+// show REV:PATH, ssh-keygen overwriting a key on a fed "y", socat's
+// addresses, the put commands of sftp scripts, object-storage copies of
+// clients not yet in the catalog) read the argv through the invocation
+// (shell.Command.Inv); no option is parsed here. What a path, a URL or a
+// token is comes from package places.
 //
-// The analyzer works on the shell reader's [shell.Script]: every command
-// that would run, after wrappers (sudo, env, …) are unwrapped, with
-// resolved words, redirects and pipe upstreams. It follows data through a
-// pipe (tar … ~/.ssh | nc), an xargs or find -exec tail, a $(…)
-// substitution into a network command's arguments, and files this same
-// script copied a secret to (cp key /tmp/k && curl -T /tmp/k …). It never
-// touches the file system: paths are judged by name, so a symlink to a key
-// is not seen.
+// Secrets in motion (issue 7 §4). Data reaches a network sink — an
+// argument, a header, a URL, a body, a DNS name, the standard input of an
+// upload, a /dev/tcp socket — from files it names, from what is piped
+// into it, from $(…) substitutions and from variables. Each source is
+// judged by its own service:
+//
+//   - a secret file, a tree holding secrets, or the whole environment
+//     ($(env), printenv | …) has no own service: sending it anywhere is
+//     denied (secrets.exfil);
+//   - an environment variable whose name says it holds a secret
+//     ($OPENAI_API_KEY), one key read from a secret file (grep
+//     GITHUB_TOKEN .env), or the token a command prints (gh auth token,
+//     aws configure get …secret…, kubectl config view --raw, op read,
+//     security find-generic-password -w: the catalog's "prints secret")
+//     may go to its own service: a host of the issuer its name or the
+//     printing client names ([places.NameService],
+//     [places.ProgramService]), a destination named by a variable or key
+//     of the same service word ($SUPABASE_URL beside $SUPABASE_ANON_KEY,
+//     read from the same .env), or this machine. To a known other host it
+//     is denied (secrets.exfil); where the destination is only known at
+//     run time or the service is unknown, a human decides (secrets.egress,
+//     ask); a variable of unknown service may go to a host its name
+//     names (MYCOMPANY_TOKEN to api.mycompany.com) or the local network.
+//     A single key read and sent only to its own service is not a read;
+//   - a credential-shaped token written on the command line or in a
+//     fetched URL (AWS, GitHub classic and fine-grained, GitLab, Slack,
+//     Stripe, Google, Anthropic, OpenAI, npm, Hugging Face, PyPI, Docker
+//     Hub and more, [places.Token]) is denied anywhere but its issuer
+//     (secrets.token-egress); a JSON Web Token in a URL goes to the host
+//     its "iss" claim names, and one without an issuer asks;
+//   - the output of a command that describes the machine or account
+//     (whoami, id, hostname, ps, /etc/passwd) sent out asks
+//     (secrets.output-egress); a host name built as $(…).domain asks
+//     (secrets.dns-data); a local file or a command's output sent to a
+//     paste site, file drop, chat webhook or request catcher, or handed to
+//     wormhole or croc, asks (secrets.drop).
+//
+// It follows data through pipes and the commands of a ( … ) or { … }
+// stage, xargs and find -exec tails, $(…) substitutions and the
+// variables assigned from them, and files this same script copied,
+// linked or wrote a secret to (cp key /tmp/k && curl -T /tmp/k …). It
+// never touches the file system: paths are judged by name, so a symlink
+// to a key is not seen. A command that runs on another host (ssh's
+// remote command) has its reads and its egress judged by name — a secret
+// read there still enters the conversation, and one sent from there
+// still leaves — while its deletes and writes are that host's own (the
+// remote authorized_keys ssh-copy-id appends to); a command in a
+// container is judged through the host paths mounted into it.
+//
+// Limits: the shell reader does not say which word a $(…) belongs to;
+// substitutions are matched to words by their text, and to every dynamic
+// word when none matches. The service of a variable is read from its
+// name, never from its value.
 //
 // Sources: DESIGN.md ("read the shell as the shell does", "what cannot be
 // resolved is not safe", "block the irreversible"), seed 003 (read
-// sandbox deny_read of **/*.env and secrets), seed 004 (root context gets
-// only the catastrophic set, so this analyzer is silent there), and the
-// acceptance cases c190–c205, c296–c297, c315–c316, c409.
+// sandbox deny_read of **/*.env and secrets; risk chains: sensitive read,
+// then egress), seed 004 (root context gets only the catastrophic set, so
+// this analyzer is silent there), issue 7 §4, MITRE ATT&CK T1552, T1555,
+// T1539, T1048, T1567, and the acceptance cases c190–c205, c296–c297,
+// c315–c316, c409.
 package secrets

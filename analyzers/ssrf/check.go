@@ -3,8 +3,10 @@ package ssrf
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/places"
 )
 
 // Rule ids reported by this package.
@@ -35,7 +37,7 @@ type Result struct {
 	// instead; "" when allowed.
 	Reason string
 	// Target is what the URL points at (zero when it did not parse).
-	Target Target
+	Target places.URL
 }
 
 // Finding returns the result as a finding of category "ssrf", with the
@@ -79,27 +81,27 @@ func (r Result) Finding() toolwall.Finding {
 // concurrent use; the executor must still check every resolved address
 // with [IsBlockedAddr].
 func Check(raw string) Result {
-	t, err := Parse(raw)
+	t, err := places.ParseURL(raw)
 	q := quote(raw)
 	switch {
 	case t.Scheme != "" && t.Scheme != "http" && t.Scheme != "https":
 		return Result{Action: toolwall.Deny, Rule: RuleScheme, Target: t, Reason: fmt.Sprintf(
 			"fetching %s was refused: the %s: scheme can reach local files or internal services, and this tool only fetches web pages. Use an http:// or https:// URL; read local files with the Read tool.", q, t.Scheme)}
-	case errors.Is(err, ErrMalformed):
+	case errors.Is(err, places.ErrMalformed):
 		return Result{Action: toolwall.Deny, Rule: RuleMalformed, Target: t, Reason: fmt.Sprintf(
 			"fetching %s was refused: its host cannot be read unambiguously (%v), and a host that cannot be read cannot be judged safe. Fix the URL to a plain https://host/path form.", q, errors.Unwrap(err))}
-	case t.Class == Metadata:
+	case t.Network == places.Metadata:
 		return Result{Action: toolwall.Deny, Rule: RuleMetadata, Target: t, Reason: fmt.Sprintf(
 			"fetching %s was refused: %s is a cloud instance metadata endpoint, which hands out this machine's cloud credentials. Do not read instance metadata; ask the user for the configuration you need.", q, t.Host)}
-	case t.Class != Public && t.Odd != "":
+	case t.Network != places.Public && t.Odd != "":
 		return Result{Action: toolwall.Deny, Rule: RuleObfuscate, Target: t, Reason: fmt.Sprintf(
-			"fetching %s was refused: the host is %s (%s address space) written in a disguised form (%s), a known way to slip past URL filters. If you need a local or internal service, name it plainly (e.g. http://localhost:8080/) so a human can approve it.", q, t.Host, t.Class, t.Odd)}
-	case t.Class == Loopback:
+			"fetching %s was refused: the host is %s (%s address space) written in a disguised form (%s), a known way to slip past URL filters. If you need a local or internal service, name it plainly (e.g. http://localhost:8080/) so a human can approve it.", q, t.Host, t.Network, t.Odd)}
+	case t.Network == places.Loopback:
 		return Result{Action: toolwall.Ask, Rule: RuleLoopback, Target: t, Reason: fmt.Sprintf(
 			"fetching %s needs approval: %s is this machine, where admin and debug endpoints answer without authentication. Confirm the local service is yours, or test it with a command the user can see.", q, t.Host)}
-	case t.Class != Public:
+	case t.Network != places.Public:
 		return Result{Action: toolwall.Ask, Rule: RulePrivate, Target: t, Reason: fmt.Sprintf(
-			"fetching %s needs approval: %s is in %s address space (an internal network), which a fetch tool must not reach unseen. Confirm the host is meant to be reached, or use a public URL.", q, t.Host, t.Class)}
+			"fetching %s needs approval: %s is in %s address space (an internal network), which a fetch tool must not reach unseen. Confirm the host is meant to be reached, or use a public URL.", q, t.Host, t.Network)}
 	case t.Odd != "" && t.Addr.IsValid():
 		return Result{Action: toolwall.Warn, Rule: RuleObfuscate, Target: t, Reason: fmt.Sprintf(
 			"fetching %s: the host %s is written in an unusual form (%s). Prefer the plain host name.", q, t.Host, t.Odd)}
@@ -114,10 +116,24 @@ func Check(raw string) Result {
 // localhost and private hosts, is Allow; the Target is filled in for the
 // caller. A text without a scheme is read as http, as curl does.
 func CheckCommandURL(raw string) Result {
-	t, err := Parse(raw)
-	if err != nil || t.Class != Metadata {
+	t, err := places.ParseURL(raw)
+	if err != nil || t.Network != places.Metadata {
 		return Result{Action: toolwall.Allow, Target: t}
 	}
 	return Result{Action: toolwall.Deny, Rule: RuleMetadata, Target: t, Reason: fmt.Sprintf(
 		"fetching %s was refused: %s is a cloud instance metadata endpoint, which hands out this machine's cloud credentials. Do not read instance metadata from a command; ask the user for the configuration you need.", quote(raw), t.Host)}
+}
+
+// IsBlockedAddr reports whether a fetch must not connect to a: every
+// network but [places.Public]. A fetch executor calls it on each address
+// DNS returns (and again on each redirect hop), after [Check] has passed
+// the URL (seed 003, "Post-DNS IP validation").
+func IsBlockedAddr(a netip.Addr) bool { return places.NetworkOf(a) != places.Public }
+
+// quote quotes a URL for a reason, shortened to 120 bytes.
+func quote(s string) string {
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return fmt.Sprintf("%q", s)
 }

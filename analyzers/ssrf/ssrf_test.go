@@ -68,7 +68,7 @@ func TestCheck(t *testing.T) {
 		got := Check(u)
 		if got.Action.String() != want || got.Rule != rule {
 			t.Errorf("urls.tsv:%d: Check(%q) = %v %q (host %q class %v odd %q), want %s %q",
-				r.line, u, got.Action, got.Rule, got.Target.Host, got.Target.Class, got.Target.Odd, want, rule)
+				r.line, u, got.Action, got.Rule, got.Target.Host, got.Target.Network, got.Target.Odd, want, rule)
 		}
 		if got.Action != toolwall.Allow && !strings.Contains(got.Reason, strconv.Quote(u)[:min(10, len(strconv.Quote(u)))]) {
 			t.Errorf("urls.tsv:%d: reason %q does not quote the URL", r.line, got.Reason)
@@ -82,22 +82,6 @@ func TestCheckCommandURL(t *testing.T) {
 		got := CheckCommandURL(u)
 		if got.Action.String() != want || got.Rule != rule {
 			t.Errorf("commandurls.tsv:%d: CheckCommandURL(%q) = %v %q, want %s %q", r.line, u, got.Action, got.Rule, want, rule)
-		}
-	}
-}
-
-func TestParseIPv4(t *testing.T) {
-	for _, r := range readTable(t, "ipv4.tsv", 3) {
-		in, want, canon := r.fields[0], r.fields[1], r.fields[2] == "yes"
-		addr, canonical, ok := ParseIPv4(in)
-		if want == "invalid" {
-			if ok {
-				t.Errorf("ipv4.tsv:%d: ParseIPv4(%q) = %v, want invalid", r.line, in, addr)
-			}
-			continue
-		}
-		if !ok || addr != netip.MustParseAddr(want) || canonical != canon {
-			t.Errorf("ipv4.tsv:%d: ParseIPv4(%q) = %v canonical=%v ok=%v, want %s canonical=%v", r.line, in, addr, canonical, ok, want, canon)
 		}
 	}
 }
@@ -168,29 +152,8 @@ func FuzzCheck(f *testing.F) {
 		if c.Action == toolwall.Deny && a.Action != toolwall.Deny {
 			t.Fatalf("CheckCommandURL(%q) denies what Check allows (%v)", u, a.Action)
 		}
-		if d := time.Since(start); d > 100*time.Millisecond {
+		if d := time.Since(start); d > 2*time.Second { // a pathological case, not a speed target (BenchmarkCheck)
 			t.Fatalf("Check(%q) took %v", u, d)
-		}
-	})
-}
-
-func FuzzParseIPv4(f *testing.F) {
-	for _, r := range readTable(f, "ipv4.tsv", 3) {
-		f.Add(r.fields[0])
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		a, canonical, ok := ParseIPv4(s)
-		if !ok {
-			return
-		}
-		if !a.Is4() {
-			t.Fatalf("ParseIPv4(%q) = %v, not IPv4", s, a)
-		}
-		if canonical && a.String() != s {
-			t.Fatalf("ParseIPv4(%q) canonical but prints as %v", s, a)
-		}
-		if b, err := netip.ParseAddr(s); err == nil && b != a {
-			t.Fatalf("ParseIPv4(%q) = %v, netip says %v", s, a, b)
 		}
 	})
 }

@@ -19,11 +19,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolwall/toolwall"
-	"github.com/toolwall/toolwall/analyzers/ssrf"
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/executor"
 	"github.com/toolwall/toolwall/executor/fetch/netguard"
 	"github.com/toolwall/toolwall/pipeline"
+	"github.com/toolwall/toolwall/places"
 )
 
 // Rule ids of the executor's SSRF refusals.
@@ -306,17 +306,17 @@ func (e *Executor) validate(ctx context.Context, raw string, redirect bool, call
 		return refuse(RuleMalformed, "it names no host.")
 	}
 	// Pre-DNS: the host as Go will dial it, and as other URL parsers read
-	// it (ssrf.Parse: every IPv4 spelling, IPv6 forms, Unicode tricks).
+	// it (places.ParseURL: every IPv4 spelling, IPv6 forms, Unicode tricks).
 	var literal netip.Addr
 	if a, err := netip.ParseAddr(host); err == nil {
 		literal = a
-	} else if t, perr := ssrf.Parse(raw); perr == nil && t.Addr.IsValid() {
+	} else if t, perr := places.ParseURL(raw); perr == nil && t.Addr.IsValid() {
 		return refuse(RuleHost, "its host %q is the address %s in a disguised spelling (%s). Name the host plainly.", host, t.Addr, t.Odd)
 	}
-	if t, perr := ssrf.Parse(raw); perr != nil {
+	if t, perr := places.ParseURL(raw); perr != nil {
 		return refuse(RuleMalformed, "its host cannot be read unambiguously (%v).", errors.Unwrap(perr))
-	} else if !literal.IsValid() && t.Class != ssrf.Public {
-		return refuse(RuleHost, "its host %q is %s address space before DNS is even asked. Fetch public hosts only.", t.Host, t.Class)
+	} else if !literal.IsValid() && t.Network != places.Public {
+		return refuse(RuleHost, "its host %q is %s address space before DNS is even asked. Fetch public hosts only.", t.Host, t.Network)
 	}
 	if literal.IsValid() {
 		if err := e.policy.Check(literal); err != nil {

@@ -37,8 +37,7 @@
 // [BlockedName] is the pre-DNS name blocklist of seed 003: localhost,
 // *.localhost, *.internal, *.local, and other intranet suffixes.
 //
-// The pre-DNS URL judge of the gate, analyzers/ssrf, keeps an address
-// classifier of its own (ssrf.Classify); the fetch executor uses that
-// package's Parse to read a host in every spelling, and this one for the
-// addresses it connects to.
+// The gate reads URLs before DNS with package places (places.ParseURL:
+// a host in every spelling); the fetch executor uses that to refuse a
+// disguised host, and this package for the addresses it connects to.
 package netguard

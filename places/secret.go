@@ -1,4 +1,4 @@
-package secrets
+package places
 
 import (
 	"path"
@@ -7,9 +7,9 @@ import (
 	"github.com/toolwall/toolwall/paths"
 )
 
-// Class is the kind of secret or protected file a path names. The zero
-// value is None. Classes above AuthFile are secrets: reading one is asked
-// ([Class.Secret]).
+// Class is the kind of secret or login file a path names. The zero value
+// is None. Classes above AuthFile are secrets: reading one puts a secret
+// in an agent's context ([Class.Secret]).
 type Class uint8
 
 // The classes, from least to most sensitive.
@@ -22,7 +22,7 @@ const (
 	// than host private keys). Reading is fine; destroying it is not.
 	AuthFile
 	// ProjectSecret: a secret kept next to code: .env and .env.* (except
-	// .example, .sample, .template, .dist), *.env,
+	// .example, .sample, .template, .dist, .defaults, .tmpl), *.env,
 	// credentials.json, client_secret*.json, secrets.{yml,yaml,json,toml},
 	// .htpasswd, Terraform state (*.tfstate).
 	ProjectSecret
@@ -35,22 +35,35 @@ const (
 	// ~/.aws/**, ~/.azure/**, ~/.config/gcloud/**, ~/.kube/config,
 	// ~/.docker/config.json, ~/.config/gh/hosts.yml,
 	// ~/.terraform.d/credentials.tfrc.json, .netrc, .git-credentials,
-	// .npmrc, .pypirc, .pgpass, ~/.password-store/**, ~/Library/Keychains,
-	// /proc/*/environ, /run/secrets/**, shell and client histories
-	// (~/.bash_history, ~/.psql_history), and the like.
+	// .npmrc, .pypirc, .pgpass, ~/.password-store/**, ~/Library/Keychains
+	// and *.keychain(-db), browsers' saved logins and cookies (Chrome,
+	// Chromium, Edge, Brave, Vivaldi, Opera "Login Data", "Cookies",
+	// "Web Data"; Firefox logins.json, key4.db, cookies.sqlite; Safari
+	// Cookies.binarycookies), /proc/*/environ, /run/secrets/**, shell and
+	// client histories (~/.bash_history, ~/.psql_history), and the like.
 	Credential
 	// SystemSecret: the system's password and privilege databases:
 	// /etc/shadow, /etc/gshadow, /etc/sudoers, /etc/sudoers.d/**,
-	// /etc/master.passwd (and their "-" backups).
+	// /etc/master.passwd, /etc/security/opasswd, /etc/spwd.db (and their
+	// "-" backups).
 	SystemSecret
 )
 
-var classNames = [...]string{"ordinary file", "authentication file", "project secret", "private key", "credential store", "system secret"}
-
 // String returns a short English name for messages ("private key").
 func (c Class) String() string {
-	if int(c) < len(classNames) {
-		return classNames[c]
+	switch c {
+	case None:
+		return "ordinary file"
+	case AuthFile:
+		return "authentication file"
+	case ProjectSecret:
+		return "project secret"
+	case PrivateKey:
+		return "private key"
+	case Credential:
+		return "credential store"
+	case SystemSecret:
+		return "system secret"
 	}
 	return "unknown class"
 }
@@ -72,45 +85,51 @@ type place struct {
 	keyDir bool
 }
 
-// Classify returns the class of absPath: an absolute, cleaned path (a
-// relative or partial path, as left by a dynamic shell word, is matched
-// by its components only). Matching is by path components anywhere in the
-// path, not only under home, so another user's ~/.ssh or /root/.ssh is a
-// key directory too; it ignores case (macOS file systems do) and looks
-// through a leading /private (macOS's /etc). A path holding shell glob
-// characters is classified by the secret names it could match. A
-// directory that holds a class (~/.ssh, ~/.aws, ~/.config/gcloud) has
-// that class. home and project are accepted for symmetry with
-// [Protected]; Classify itself does not need them.
-func Classify(absPath, home, project string) Class {
-	return classify(absPath).class
+// Classify returns the class of p: an absolute, cleaned path (a relative
+// or partial path, as left by a dynamic shell word, is matched by its
+// components only). Matching is by path components anywhere in the path,
+// not only under home, so another user's ~/.ssh or /root/.ssh is a key
+// directory too; it ignores case (macOS file systems do) and looks
+// through a leading /private (macOS's /etc) and /proc/PID/root ([Real]).
+// A path holding shell glob characters is classified by the secret
+// names it could match. A directory that holds a class (~/.ssh, ~/.aws,
+// ~/.config/gcloud) has that class.
+func Classify(p string) Class {
+	return classify(p).class
 }
 
-// Protected reports whether deleting, truncating or overwriting absPath
-// is irreversible or locks someone out: any file of class AuthFile or
+// Protected reports whether deleting, truncating or overwriting p is
+// irreversible or locks someone out: any file of class AuthFile or
 // SystemSecret, and anything in a .ssh or .gnupg directory (the directory
 // included) unless that directory lies inside project and is not home's
-// own (a test fixture). home and project are absolute and clean; either
-// may be empty.
-func Protected(absPath, home, project string) bool {
-	p := classify(absPath)
-	if p.anchor == "" {
-		return p.class == AuthFile || p.class == SystemSecret
+// own (a test fixture). p, home and project are absolute and clean;
+// either of home and project may be empty.
+func Protected(p, home, project string) bool {
+	pl := classify(p)
+	if pl.anchor == "" {
+		return pl.class == AuthFile || pl.class == SystemSecret
 	}
 	home, project = strings.ToLower(home), strings.ToLower(project)
-	if p.anchor != "/" && project != "" && p.anchor != home && paths.Under(p.anchor, project) {
+	if pl.anchor != "/" && project != "" && pl.anchor != home && paths.Under(pl.anchor, project) {
 		return false
 	}
 	return true
 }
 
-// Holds reports whether the directory tree at absDir holds well-known
-// secrets: it is a secret location itself, or it contains home's .ssh
-// directory or /etc/shadow (so "/", "/home", home and /etc hold secrets).
-// A glob that matches dot-directories (~/.*) stands for its directory.
-// A tar or rsync of such a tree copies those secrets.
-func Holds(absDir, home string) bool {
-	d := strings.ToLower(path.Clean(absDir))
+// KeyDir reports whether p is a directory whose files are keys or login
+// files (a .ssh or .gnupg directory, /etc/ssh, /etc/pam.d, /etc/sudoers.d,
+// /etc/ssl/private) or a credential directory (~/.aws, ~/.kube): a file
+// copied there lands inside it.
+func KeyDir(p string) bool { return classify(p).keyDir }
+
+// Holds reports whether the directory tree at dir holds well-known
+// secrets: it is a secret location itself, it contains home's .ssh
+// directory or /etc/shadow (so "/", "/home", home and /etc hold
+// secrets), or it is root's home or every home at once (/home/*,
+// /Users/*, /root). Another single user's home is not assumed to. A glob that matches dot-directories (~/.*) stands for
+// its directory. A tar or rsync of such a tree copies those secrets.
+func Holds(dir, home string) bool {
+	d := strings.ToLower(path.Clean(dir))
 	home = strings.ToLower(home)
 	if base := path.Base(d); hasGlob(base) && (matchName(base, ".ssh", false) || matchName(base, ".aws", false)) {
 		// ~/.* names ~/.ssh among others.
@@ -125,30 +144,44 @@ func Holds(absDir, home string) bool {
 	if home != "" && paths.Under(home+"/.ssh", d) {
 		return true
 	}
+	if d == "/root" || d == "/var/root" {
+		return true
+	}
+	if parent, base := path.Dir(d), path.Base(d); (parent == "/home" || parent == "/users") && hasGlob(base) && !literalLetter(base) {
+		return true // /home/*, /Users/*: every home
+	}
 	return paths.Under("/etc/shadow", d)
 }
 
-// AppendTarget reports whether appending to absPath grants access: it is
-// an authorized_keys file, or one of /etc/passwd, /etc/shadow, /etc/group,
+// isHomeDir reports whether dir (lower-cased) is a user's home:
+// /home/NAME or /Users/NAME.
+func isHomeDir(dir string) bool {
+	parent := path.Dir(dir)
+	return (parent == "/home" || parent == "/users") && !hasGlob(path.Base(dir))
+}
+
+// AppendTarget reports whether appending to p grants access: it is an
+// authorized_keys file, or one of /etc/passwd, /etc/shadow, /etc/group,
 // /etc/gshadow, /etc/sudoers*, /etc/master.passwd, a file in /etc/pam.d,
-// or sshd's configuration (PermitRootLogin, AuthorizedKeysFile). ~/.ssh/config and known_hosts are not: appending a Host
-// entry is ordinary work.
-func AppendTarget(absPath string) bool {
-	p := strings.ToLower(systemPath(path.Clean(absPath)))
-	base := path.Base(p)
-	if strings.HasPrefix(base, "authorized_keys") {
+// or sshd's configuration (PermitRootLogin, AuthorizedKeysFile).
+// ~/.ssh/config and known_hosts are not: appending a Host entry is
+// ordinary work.
+func AppendTarget(p string) bool {
+	lp := strings.ToLower(systemPath(path.Clean(p)))
+	if strings.HasPrefix(path.Base(lp), "authorized_keys") {
 		return true
 	}
-	switch p {
+	switch lp {
 	case "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/master.passwd", "/etc/sudoers",
 		"/etc/ssh/sshd_config":
 		return true
 	}
-	return strings.HasPrefix(p, "/etc/sudoers.d/") || strings.HasPrefix(p, "/etc/pam.d/") ||
-		strings.HasPrefix(p, "/etc/ssh/sshd_config.d/")
+	return strings.HasPrefix(lp, "/etc/sudoers.d/") || strings.HasPrefix(lp, "/etc/pam.d/") ||
+		strings.HasPrefix(lp, "/etc/ssh/sshd_config.d/")
 }
 
-// systemPath strips macOS's /private prefix from /private/etc paths.
+// systemPath strips macOS's /private prefix from /private/etc paths and
+// looks through /proc/PID/root.
 func systemPath(p string) string {
 	p = Real(p)
 	if strings.HasPrefix(p, "/private/etc/") || p == "/private/etc" {
@@ -203,11 +236,12 @@ func classify(p string) place {
 	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	// Directory components, innermost first: the nearest one decides.
 	for i := len(comps) - 1; i >= 0; i-- {
-		rest := comps[i+1:]
-		c := comps[i]
-		if pl, ok := classifyDir(c, rest, comps[:i], strings.HasPrefix(p, "/")); ok {
+		if pl, ok := classifyDir(comps[i], comps[i+1:], comps[:i], strings.HasPrefix(p, "/")); ok {
 			return pl
 		}
+	}
+	if browserStore(comps) {
+		return place{class: Credential}
 	}
 	return place{class: classifyBase(comps[len(comps)-1])}
 }
@@ -248,58 +282,75 @@ func classifyEtc(p string) (place, bool) {
 	return place{}, false
 }
 
-// sshPublic are the names in a .ssh directory that hold no secret.
-var sshPublic = map[string]bool{
-	"config": true, "known_hosts": true, "known_hosts.old": true,
-	"authorized_keys": true, "authorized_keys2": true, "environment": true, "rc": true,
+// sshPublic reports the names in a .ssh directory that hold no secret.
+func sshPublic(name string) bool {
+	switch name {
+	case "config", "known_hosts", "known_hosts.old", "authorized_keys", "authorized_keys2", "environment", "rc":
+		return true
+	}
+	return false
 }
 
 // sshKeyNames are candidate private key names a glob in .ssh may match.
-var sshKeyNames = []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_ed25519_sk", "id_ecdsa_sk", "identity"}
-
-// credentialDirs are directories whose whole content is credentials,
-// named by their path relative to the directory that holds them.
-var credentialDirs = []string{
-	".aws", ".azure", ".config/gcloud", ".config/gh", ".config/hub", ".config/doctl",
-	".password-store", ".terraform.d", ".local/share/keyrings", ".config/rclone",
-	".oci", ".docker", ".kube", "library/keychains",
+func sshKeyNames() []string {
+	return []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "id_ed25519_sk", "id_ecdsa_sk", "identity"}
 }
 
-// credentialFiles are credential files named by their path relative to the
-// directory that holds them.
-var credentialFiles = []string{
-	".netrc", "_netrc", ".git-credentials", ".config/git/credentials",
-	".npmrc", ".yarnrc.yml", ".pypirc", ".pgpass", ".my.cnf", ".vault-token", ".s3cfg", ".boto",
-	".databrickscfg", ".dockercfg", ".gem/credentials", ".cargo/credentials",
-	".cargo/credentials.toml", ".huggingface/token", ".cache/huggingface/token",
-	".m2/settings-security.xml", ".config/op/config",
-	// Shell and client histories: passwords and tokens typed on command
-	// lines (ATT&CK T1552.003).
-	".bash_history", ".zsh_history", ".sh_history", ".histfile", ".psql_history", ".mysql_history",
-	".python_history", ".node_repl_history", ".rediscli_history", ".sqlite_history",
-	".local/share/fish/fish_history",
-}
-
-// credentialDirComps and credentialFileComps are the lists split into
-// components once.
-var credentialDirComps, credentialFileComps = splitAll(credentialDirs), splitAll(credentialFiles)
-
-func splitAll(list []string) [][]string {
-	out := make([][]string, len(list))
-	for i, s := range list {
-		out[i] = strings.Split(s, "/")
+// credentialTables are the credential directories and files, split into
+// components on first use.
+var credentialTables = lazy[credentialTable]{build: func() credentialTable {
+	split := func(list []string) [][]string {
+		out := make([][]string, len(list))
+		for i, s := range list {
+			out[i] = strings.Split(s, "/")
+		}
+		return out
 	}
-	return out
+	return credentialTable{
+		// Directories whose whole content is credentials, relative to the
+		// directory that holds them.
+		dirs: split([]string{
+			".aws", ".azure", ".config/gcloud", ".config/gh", ".config/hub", ".config/doctl",
+			".password-store", ".terraform.d", ".local/share/keyrings", ".config/rclone",
+			".oci", ".docker", ".kube", "library/keychains",
+		}),
+		// Credential files, relative to the directory that holds them.
+		files: split([]string{
+			".netrc", "_netrc", ".git-credentials", ".config/git/credentials",
+			".npmrc", ".yarnrc.yml", ".pypirc", ".pgpass", ".my.cnf", ".vault-token", ".s3cfg", ".boto",
+			".databrickscfg", ".dockercfg", ".gem/credentials", ".cargo/credentials",
+			".cargo/credentials.toml", ".huggingface/token", ".cache/huggingface/token",
+			".m2/settings-security.xml", ".config/op/config",
+			// Shell and client histories: passwords and tokens typed on
+			// command lines (ATT&CK T1552.003).
+			".bash_history", ".zsh_history", ".sh_history", ".histfile", ".history", ".psql_history", ".mysql_history",
+			".python_history", ".node_repl_history", ".rediscli_history", ".sqlite_history",
+			".local/share/fish/fish_history",
+		}),
+	}
+}}
+
+type credentialTable struct {
+	dirs, files [][]string
 }
 
-// credentialOnly narrows a credential directory to the files in it that
-// hold credentials; a directory not listed here is credentials throughout.
-var credentialOnly = map[string][]string{
-	".docker":        {"config.json"},
-	".kube":          {"config"},
-	".terraform.d":   {"credentials.tfrc.json"},
-	".config/gh":     {"hosts.yml"},
-	".config/rclone": {"rclone.conf"},
+// credentialOnly narrows a credential directory (by its components
+// joined with "/") to the one file in it that holds credentials; a
+// directory not listed is credentials throughout.
+func credentialOnly(dir string) string {
+	switch dir {
+	case ".docker":
+		return "config.json"
+	case ".kube":
+		return "config"
+	case ".terraform.d":
+		return "credentials.tfrc.json"
+	case ".config/gh":
+		return "hosts.yml"
+	case ".config/rclone":
+		return "rclone.conf"
+	}
+	return ""
 }
 
 // classifyDir classifies a path whose component c (preceded by the
@@ -322,11 +373,11 @@ func classifyDir(c string, rest, before []string, abs bool) (place, bool) {
 			return place{class: PrivateKey, anchor: anchor(), keyDir: true}, true
 		}
 		base := rest[len(rest)-1]
-		if len(rest) > 1 && rest[0] == "config.d" || sshPublic[base] || strings.HasSuffix(base, ".pub") {
+		if len(rest) > 1 && rest[0] == "config.d" || sshPublic(base) || strings.HasSuffix(base, ".pub") {
 			return place{class: AuthFile, anchor: anchor()}, true
 		}
 		if hasGlob(base) {
-			for _, k := range sshKeyNames {
+			for _, k := range sshKeyNames() {
 				if matchName(base, k, false) {
 					return place{class: PrivateKey, anchor: anchor()}, true
 				}
@@ -343,33 +394,61 @@ func classifyDir(c string, rest, before []string, abs bool) (place, bool) {
 		}
 		return place{class: AuthFile, anchor: anchor()}, true
 	}
-	// Credential directories and files, matched on the components from c on.
+	// Credential directories and files, matched on the components from c
+	// on; every one of them starts with ".", "_" or "library".
+	if !hasGlob(c) && c != "library" && (c == "" || c[0] != '.' && c[0] != '_') {
+		return place{}, false
+	}
 	tail := append([]string{c}, rest...)
-	for i, d := range credentialDirs {
-		dc := credentialDirComps[i]
+	t := credentialTables.get()
+	for _, dc := range t.dirs {
 		if !matchPrefix(tail, dc) {
 			continue
 		}
 		if len(tail) == len(dc) {
 			return place{class: Credential, keyDir: true}, true
 		}
-		only, ok := credentialOnly[d]
-		if !ok {
+		only := credentialOnly(strings.Join(dc, "/"))
+		if only == "" || len(tail) == len(dc)+1 && matchName(tail[len(dc)], only, false) {
 			return place{class: Credential}, true
-		}
-		for _, f := range only {
-			if len(tail) == len(dc)+1 && matchName(tail[len(dc)], f, false) {
-				return place{class: Credential}, true
-			}
 		}
 		return place{}, true
 	}
-	for _, fc := range credentialFileComps {
+	for _, fc := range t.files {
 		if len(tail) == len(fc) && matchPrefix(tail, fc) {
 			return place{class: Credential}, true
 		}
 	}
 	return place{}, false
+}
+
+// browserStore reports whether comps (lower case) name a browser's saved
+// logins or cookies: a Chromium-family profile's "Login Data", "Login
+// Data For Account", "Cookies", "Web Data" or "Local State" (the key that
+// decrypts them), Firefox's logins.json, key3.db, key4.db and
+// cookies.sqlite, Safari's Cookies.binarycookies (ATT&CK T1555.003,
+// T1539).
+func browserStore(comps []string) bool {
+	base := comps[len(comps)-1]
+	switch base {
+	case "cookies.binarycookies":
+		return true
+	case "logins.json", "key3.db", "key4.db", "cookies.sqlite":
+		for _, c := range comps[:len(comps)-1] {
+			if c == ".mozilla" || c == "firefox" || c == "librewolf" {
+				return true
+			}
+		}
+	case "login data", "login data for account", "cookies", "web data", "local state":
+		for _, c := range comps[:len(comps)-1] {
+			switch c {
+			case "chrome", "google-chrome", "chromium", "bravesoftware", "brave-browser", "microsoft edge",
+				"microsoft-edge", "vivaldi", "opera", "com.operasoftware.opera", "yandexbrowser":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // matchPrefix reports whether the components comps start with want,
@@ -387,11 +466,28 @@ func matchPrefix(comps, want []string) bool {
 	return true
 }
 
-// envExempt are .env suffixes that name templates, not secrets.
-var envExempt = map[string]bool{"example": true, "sample": true, "template": true, "dist": true, "defaults": true, "tmpl": true}
+// envExempt reports .env name parts that mark a template, not a secret.
+func envExempt(part string) bool {
+	switch part {
+	case "example", "sample", "template", "dist", "defaults", "tmpl":
+		return true
+	}
+	return false
+}
 
-// certWords mark a .pem or .key file as a certificate or public key.
-var certWords = []string{"cert", "chain", "bundle", "public", "pub.", ".pub", "ca.", "-ca", "_ca", "trust"}
+// certWord reports whether the stem of a .pem or .key file names a
+// certificate or a public key.
+func certWord(stem string) bool {
+	if stem == "ca" {
+		return true
+	}
+	for _, w := range []string{"cert", "chain", "bundle", "public", "pub.", ".pub", "ca.", "-ca", "_ca", "trust"} {
+		if strings.Contains(stem+".", w) {
+			return true
+		}
+	}
+	return false
+}
 
 // classifyBase classifies a file by its base name alone.
 func classifyBase(base string) Class {
@@ -432,7 +528,7 @@ func classifyBase(base string) Class {
 	}
 	if base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env") {
 		for _, part := range strings.Split(base, ".") {
-			if envExempt[part] {
+			if envExempt(part) {
 				return None
 			}
 		}
@@ -442,12 +538,11 @@ func classifyBase(base string) Class {
 	switch ext {
 	case ".p12", ".pfx", ".jks", ".keystore", ".ppk":
 		return PrivateKey
+	case ".keychain", ".keychain-db":
+		return Credential
 	case ".pem", ".key":
-		stem := strings.TrimSuffix(base, ext)
-		for _, w := range certWords {
-			if strings.Contains(stem+".", w) || stem == "ca" {
-				return None
-			}
+		if certWord(strings.TrimSuffix(base, ext)) {
+			return None
 		}
 		return PrivateKey
 	}
@@ -455,22 +550,36 @@ func classifyBase(base string) Class {
 }
 
 // hasGlob reports whether s holds shell pattern characters.
-func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+func hasGlob(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '*' || c == '?' || c == '[' {
+			return true
+		}
+	}
+	return false
+}
 
 // matchName reports whether the name pattern (a literal name or a shell
 // glob) can name cand. As in the shell, a glob matches a dot-file only
 // when it starts with a dot. When needLetter is set a glob must also hold
 // a literal letter or digit, so "*" alone does not count as naming every
-// secret in a project.
+// secret in a project. Patterns longer than 256 bytes match nothing.
 func matchName(pattern, cand string, needLetter bool) bool {
 	if !hasGlob(pattern) {
 		return pattern == cand
 	}
-	if strings.HasPrefix(cand, ".") && !strings.HasPrefix(pattern, ".") {
+	if len(pattern) > 256 || strings.HasPrefix(cand, ".") && !strings.HasPrefix(pattern, ".") {
 		return false
 	}
 	if needLetter && !literalLetter(pattern) {
 		return false
+	}
+	// "*.go" and "id_*", the common shapes, without the general matcher
+	if rest, ok := strings.CutPrefix(pattern, "*"); ok && !hasGlob(rest) {
+		return strings.HasSuffix(cand, rest)
+	}
+	if rest, ok := strings.CutSuffix(pattern, "*"); ok && !hasGlob(rest) {
+		return strings.HasPrefix(cand, rest)
 	}
 	ok, err := path.Match(pattern, cand)
 	return ok && err == nil

@@ -1,4 +1,4 @@
-package ssrf
+package places
 
 import (
 	"errors"
@@ -9,16 +9,16 @@ import (
 	"unicode/utf8"
 )
 
-// ErrMalformed is wrapped by the error [Parse] returns when a URL's host
+// ErrMalformed is wrapped by the error [ParseURL] returns when a URL's host
 // cannot be read: a broken IPv6 literal, a host ending in a number that is
 // no IPv4 address, a non-numeric port, characters no host may hold.
 var ErrMalformed = errors.New("malformed URL host")
 
-// maxURL bounds the text Parse looks at; longer URLs are malformed.
+// maxURL bounds the text ParseURL looks at; longer URLs are malformed.
 const maxURL = 8192
 
-// Target is what a URL points at, as far as it can be read before DNS.
-type Target struct {
+// URL is what a URL points at, as far as it can be read before DNS.
+type URL struct {
 	// Scheme is the lower-cased scheme, "" when the text had none (it is
 	// then read as http).
 	Scheme string
@@ -29,29 +29,53 @@ type Target struct {
 	// Addr is the address when Host is an IP literal in any spelling, else
 	// the zero Addr.
 	Addr netip.Addr
-	// Class is the network class of the host (see [Classify]); names are
-	// classed by the pre-DNS list described in the package doc.
-	Class Class
+	// Network is the network of the host (see [NetworkOf]); names are
+	// classed by the pre-DNS lists described at [ParseURL].
+	Network Network
 	// Odd says why the host is spelled in a way no one needs to spell a
 	// host ("hex IPv4 spelling", "trailing dot", "userinfo before the
 	// host", ...); "" for a plain spelling.
 	Odd string
 }
 
-// Parse reads raw as a URL and returns the target it names. It never
+// ParseURL reads raw as a URL and returns what it points at. It never
 // resolves DNS. A text without a scheme ("example.com/x", "localhost:8080")
-// is read as http. Where URL parsers disagree about the host — WHATWG
-// parsers (browsers, curl in part) treat "\" as "/" and accept any number
-// of slashes after "http:", RFC 3986 parsers (Go, Python) do not — Parse
-// reads the URL both ways and returns the most severe reading, with Odd
-// set. The error wraps [ErrMalformed].
-func Parse(raw string) (Target, error) {
+// is read as http. The host is read this way:
+//
+//   - tabs and newlines are dropped and surrounding controls trimmed, as
+//     WHATWG parsers do;
+//   - the authority is read both the RFC 3986 way and the WHATWG way
+//     ("\" is "/", any run of slashes after "http:"); where URL parsers
+//     disagree the most severe reading wins, with Odd set;
+//   - userinfo is dropped (the last "@" ends it), the port is dropped;
+//     an authority with several "@" is read after each of them;
+//   - the host is percent-decoded, lower-cased, and Unicode look-alikes
+//     (fullwidth, circled, mathematical digits, ideographic full stop)
+//     are folded to ASCII (a narrow subset of IDNA, UTS #46);
+//   - a host ending in a number is read with [ParseIPv4] (inet_aton
+//     rules: decimal, hex, octal, 1–4 parts), and a dotted quad with
+//     leading zeros also as plain decimal (some parsers do); a bracketed
+//     host with net/netip, and an IPv4 address embedded in IPv6 is placed
+//     by that IPv4 address ([Embedded]);
+//   - a host with control bytes after percent-decoding (%00, %09) is
+//     malformed;
+//   - names are placed by fixed lists: metadata names
+//     (metadata.google.internal, ...), loopback names (localhost,
+//     *.localhost, lvh.me, vcap.me, ...), wildcard-DNS names that spell
+//     an address (10.0.0.1.nip.io), DNS-rebinding services (rbndr.us,
+//     1u.ms), intranet suffixes (.internal, .local, .lan, .home.arpa,
+//     ...) and single-label names.
+//
+// A public name whose DNS points inside (DNS rebinding) can only be
+// caught after DNS, by checking every address with [NetworkOf]. The
+// error wraps [ErrMalformed].
+func ParseURL(raw string) (URL, error) {
 	if len(raw) > maxURL {
-		return Target{}, fmt.Errorf("ssrf: URL longer than %d bytes: %w", maxURL, ErrMalformed)
+		return URL{}, fmt.Errorf("places: URL longer than %d bytes: %w", maxURL, ErrMalformed)
 	}
 	s, odd := stripControls(raw)
 	scheme, rest := splitScheme(s)
-	t := Target{Scheme: scheme}
+	t := URL{Scheme: scheme}
 	special := scheme == "" || scheme == "http" || scheme == "https"
 	var views []string
 	if after, ok := strings.CutPrefix(rest, "//"); ok || scheme == "" {
@@ -84,7 +108,7 @@ func Parse(raw string) (Target, error) {
 		c, err := readAuthority(v)
 		if err != nil {
 			if special {
-				return t, fmt.Errorf("ssrf: host of %s: %w", quote(raw), err)
+				return t, fmt.Errorf("places: host of %s: %w", quote(raw), err)
 			}
 			continue
 		}
@@ -94,13 +118,13 @@ func Parse(raw string) (Target, error) {
 			t, found = c, true
 		case c.Host != t.Host:
 			odd = firstOdd(odd, "URL parsers disagree about the host")
-			if c.Class > t.Class {
+			if c.Network > t.Network {
 				t = c
 			}
 		}
 	}
 	if special && t.Host == "" {
-		return t, fmt.Errorf("ssrf: %s has no host: %w", quote(raw), ErrMalformed)
+		return t, fmt.Errorf("places: %s has no host: %w", quote(raw), ErrMalformed)
 	}
 	t.Odd = firstOdd(t.Odd, odd)
 	return t, nil
@@ -152,9 +176,9 @@ func authority(s, stop string) string {
 	return s
 }
 
-// readAuthority reads "userinfo@host:port" into a Target.
-func readAuthority(a string) (Target, error) {
-	var t Target
+// readAuthority reads "userinfo@host:port" into a URL.
+func readAuthority(a string) (URL, error) {
+	var t URL
 	if i := strings.LastIndexByte(a, '@'); i >= 0 {
 		a = a[i+1:]
 		t.Odd = "userinfo before the host"
@@ -210,7 +234,7 @@ func readAuthority(a string) (Target, error) {
 			// octal), but a parser that ignores leading zeros reads it.
 			// Malformed stays the answer unless that reading is worse.
 			dec, decOK := decimalIPv4(host)
-			if !decOK || Classify(dec) == Public {
+			if !decOK || NetworkOf(dec) == Public {
 				return t, fmt.Errorf("host %q ends in a number but is no IPv4 address: %w", host, ErrMalformed)
 			}
 			addr, canonical = dec, false
@@ -222,27 +246,27 @@ func readAuthority(a string) (Target, error) {
 		// 3.9.5, CVE-2021-29921, and others) read "0127.0.0.1" as
 		// 127.0.0.1 where inet_aton reads octal 87.0.0.1: the more
 		// severe reading wins.
-		if dec, ok := decimalIPv4(host); ok && Classify(dec) > Classify(addr) {
+		if dec, ok := decimalIPv4(host); ok && NetworkOf(dec) > NetworkOf(addr) {
 			addr = dec
 			t.Odd = "IPv4 parts with leading zeros (octal to some parsers, decimal to others)"
 		}
-		t.Host, t.Addr, t.Class = addr.String(), addr, Classify(addr)
+		t.Host, t.Addr, t.Network = addr.String(), addr, NetworkOf(addr)
 		return t, nil
 	}
 	t.Host = strings.TrimSuffix(host, ".")
 	var odd string
-	t.Class, t.Addr, odd = classifyName(t.Host)
+	t.Network, t.Addr, odd = classifyName(t.Host)
 	t.Odd = firstOdd(t.Odd, odd)
 	return t, nil
 }
 
-func readIPv6(t Target, lit string) (Target, error) {
+func readIPv6(t URL, lit string) (URL, error) {
 	addr, err := netip.ParseAddr(lit)
 	if err != nil || !addr.Is6() {
 		return t, fmt.Errorf("bad IPv6 literal [%s]: %w", lit, ErrMalformed)
 	}
 	plain := addr.WithZone("")
-	t.Host, t.Addr, t.Class = plain.String(), plain, Classify(plain)
+	t.Host, t.Addr, t.Network = plain.String(), plain, NetworkOf(plain)
 	base, _, _ := strings.Cut(lit, "%")
 	if _, ok := Embedded(plain); ok {
 		t.Odd = firstOdd(t.Odd, "IPv4 address inside an IPv6 address")
@@ -382,14 +406,13 @@ func foldRune(r rune) (rune, bool) {
 // metadata.goog), AWS (instance-data, instance-data.ec2.internal), Tencent
 // Cloud (metadata.tencentyun.com), Equinix Metal
 // (metadata.platformequinix.com).
-var metadataNames = map[string]bool{
-	"metadata.google.internal":     true,
-	"metadata":                     true,
-	"metadata.goog":                true,
-	"instance-data":                true,
-	"instance-data.ec2.internal":   true,
-	"metadata.tencentyun.com":      true,
-	"metadata.platformequinix.com": true,
+func metadataName(host string) bool {
+	switch host {
+	case "metadata.google.internal", "metadata", "metadata.goog", "instance-data", "instance-data.ec2.internal",
+		"metadata.tencentyun.com", "metadata.platformequinix.com":
+		return true
+	}
+	return false
 }
 
 // Names that mean this machine: RFC 6761 localhost, the Debian/RedHat
@@ -414,12 +437,12 @@ var privateSuffixes = []string{"internal", "local", "localdomain", "lan", "home"
 var wildcardDNS = []string{"nip.io", "sslip.io", "xip.io", "traefik.me", "nip.me"}
 
 func hasSuffixLabel(host, suffix string) bool {
-	return host == suffix || strings.HasSuffix(host, "."+suffix)
+	return host == suffix || subdomain(host, suffix)
 }
 
 // classifyName classes a host name before DNS.
-func classifyName(host string) (Class, netip.Addr, string) {
-	if metadataNames[host] {
+func classifyName(host string) (Network, netip.Addr, string) {
+	if metadataName(host) {
 		return Metadata, netip.Addr{}, ""
 	}
 	for _, n := range loopbackNames {
@@ -428,14 +451,14 @@ func classifyName(host string) (Class, netip.Addr, string) {
 		}
 	}
 	for _, r := range rebindServices {
-		if strings.HasSuffix(host, "."+r) {
+		if subdomain(host, r) {
 			return Private, netip.Addr{}, "DNS-rebinding service name"
 		}
 	}
 	for _, w := range wildcardDNS {
-		if strings.HasSuffix(host, "."+w) {
-			if a, ok := wildcardAddr(strings.TrimSuffix(host, "."+w)); ok {
-				return Classify(a), a, "wildcard-DNS name that spells an address"
+		if subdomain(host, w) {
+			if a, ok := wildcardAddr(host[:len(host)-len(w)-1]); ok {
+				return NetworkOf(a), a, "wildcard-DNS name that spells an address"
 			}
 		}
 	}
@@ -480,4 +503,11 @@ func quote(s string) string {
 		s = s[:117] + "..."
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// subdomain reports whether host is a subdomain of domain (host ends in
+// "." + domain), without building that string.
+func subdomain(host, domain string) bool {
+	n := len(host) - len(domain)
+	return n > 0 && host[n-1] == '.' && host[n:] == domain
 }

@@ -1,4 +1,4 @@
-package ssrf
+package places
 
 import (
 	"net/netip"

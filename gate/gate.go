@@ -51,6 +51,9 @@ type Options struct {
 	Window session.Window
 	// Chains are the chain rules; nil means chain.Rules.
 	Chains []chain.Rule
+	// Later is the later stage (analyzers that may call out); the zero
+	// value has none.
+	Later LaterStage
 }
 
 // ChainWindow is the default history window of chain rules: the last 100
@@ -69,6 +72,7 @@ type Gate struct {
 	storeNote  string
 	window     session.Window
 	chains     []chain.Rule
+	later      LaterStage
 }
 
 // New returns a Gate for opts.
@@ -82,6 +86,7 @@ func New(opts Options) *Gate {
 		store:      opts.Store,
 		window:     opts.Window,
 		chains:     opts.Chains,
+		later:      opts.Later,
 	}
 	if opts.StoreErr != nil {
 		g.storeNote = "chain memory off: " + opts.StoreErr.Error()
@@ -172,6 +177,7 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 		findings = append(findings, more...)
 	}
 	v = g.fuse(findings, effects, script)
+	v, notes = g.second(ctx, call, script, findings, effects, v, notes)
 	v.Notes = notes
 	if g.store != nil && call.Session != "" {
 		if v.Action == toolwall.Deny {

@@ -17,6 +17,17 @@
 //	calls     = 100       # chain window in calls
 //	retention = "168h"    # idle sessions are pruned after this
 //
+//	[llm]                 # the model the later stage asks (see LLM)
+//	base_url = "http://127.0.0.1:11434/v1"
+//	model    = "qwen2.5:7b"
+//
+//	[guardrail]           # seed 001's guardrail LLM (see Guardrail)
+//	enabled = true
+//
+//	[advisor]             # seed 004's advisor (see Advisor)
+//	enabled   = true
+//	threshold = 70        # 0 to 100 in steps of 10
+//
 // Where it is read from: --config, else $TOOLWALL_CONFIG, else
 // $XDG_CONFIG_HOME/toolwall/config.toml, else
 // ~/.config/toolwall/config.toml. A missing file at a default place means

@@ -28,6 +28,11 @@ type Config struct {
 	Rules Rules `toml:"rules"`
 	// Memory configures session memory.
 	Memory Memory `toml:"memory"`
+	// LLM, Guardrail and Advisor configure the later stage's second
+	// opinions (see llm.go).
+	LLM       LLM       `toml:"llm"`
+	Guardrail Guardrail `toml:"guardrail"`
+	Advisor   Advisor   `toml:"advisor"`
 }
 
 // Thresholds are the [thresholds] table. A missing key keeps its default.
@@ -137,7 +142,7 @@ func Parse(name string, data []byte) (*Config, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
-		return nil, &Error{Path: name, Msg: fmt.Sprintf("unknown key(s) %s (known: thresholds.warn, thresholds.block, rules.disable, memory.state, memory.turns, memory.calls, memory.retention)", strings.Join(keys, ", "))}
+		return nil, &Error{Path: name, Msg: fmt.Sprintf("unknown key(s) %s (known: thresholds.warn, thresholds.block, rules.disable, memory.state, memory.turns, memory.calls, memory.retention, and the keys of [llm], [guardrail], [[guardrail.ensemble]] and [advisor] in the README)", strings.Join(keys, ", "))}
 	}
 	c.Source = name
 	if err := c.check(); err != nil {
@@ -177,7 +182,7 @@ func (c *Config) check() error {
 	if c.Memory.Retention.Duration < 0 {
 		return fmt.Errorf("memory.retention must not be negative")
 	}
-	return nil
+	return c.checkLLM()
 }
 
 // ThresholdsOr returns the configured thresholds, each missing one taken

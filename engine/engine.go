@@ -13,6 +13,7 @@ import (
 	"github.com/toolwall/toolwall/analyzers"
 	"github.com/toolwall/toolwall/analyzers/self"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/llm"
 	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
 )
@@ -71,6 +72,16 @@ type Options struct {
 	// Logger receives warnings and internal errors; nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// Dial opens the model clients of the later stage (the guardrail and
+	// the advisor, configured by [llm], [guardrail] and [advisor]);
+	// cmd/toolwall passes llm/providers.Open. It is called on a stage's
+	// first model call, never before. Nil leaves an enabled stage without
+	// a model: every verdict it would judge notes it as unavailable.
+	Dial func(llm.Config) (llm.Client, error)
+	// Guardrail turns the guardrail on even when [guardrail] enabled is
+	// false (toolwall eval --llm), with the configuration's other
+	// settings.
+	Guardrail bool
 }
 
 // Engine is the gate with its session store. It is safe for concurrent
@@ -144,6 +155,7 @@ func New(opts Options) *Engine {
 		Logger:     log,
 		Store:      e.store,
 		StoreErr:   storeErr,
+		Later:      laterStage(cfg, opts, e.store, log),
 	})
 	return e
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -272,3 +273,35 @@ func (e *Error) Unwrap() error { return e.Err }
 // Timeout reports whether the call ran out of time (its own timeout or
 // the context's deadline).
 func (e *Error) Timeout() bool { return errors.Is(e.Err, context.DeadlineExceeded) }
+
+// Lazy returns a client for cfg that opens the real one with open on its
+// first Complete, so a process that never asks a model pays nothing for
+// it. When open fails, or is nil (no client implementations linked),
+// every Complete returns that failure as an *Error.
+func Lazy(cfg Config, open func(Config) (Client, error)) Client {
+	return &lazy{cfg: cfg.WithDefaults(), open: open}
+}
+
+type lazy struct {
+	cfg  Config
+	open func(Config) (Client, error)
+	once sync.Once
+	c    Client
+	err  error
+}
+
+func (l *lazy) Complete(ctx context.Context, req Request) (*Response, error) {
+	l.once.Do(func() {
+		if l.open == nil {
+			l.err = errors.New("no model client is linked into this program")
+			return
+		}
+		l.c, l.err = l.open(l.cfg)
+	})
+	if l.err != nil {
+		return nil, &Error{Provider: l.cfg.Provider, Model: l.cfg.Model, Msg: strings.TrimPrefix(l.err.Error(), "llm: ")}
+	}
+	return l.c.Complete(ctx, req)
+}
+
+func (l *lazy) Model() string { return l.cfg.Model }

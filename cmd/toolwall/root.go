@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/llm/providers"
 	"github.com/toolwall/toolwall/policy"
 )
 
@@ -43,11 +44,13 @@ func logger() *slog.Logger {
 }
 
 // newEngine builds the engine a command uses, with the configuration file
-// of --config protected as one of toolwall's own files.
+// of --config protected as one of toolwall's own files, and the model
+// clients of the later stage (opened only when a stage asks a model).
 func newEngine(cfg *policy.Config, opts engine.Options) *engine.Engine {
 	opts.Config = cfg
 	opts.ConfigPath = configPath
 	opts.Logger = logger()
+	opts.Dial = providers.Open
 	return engine.New(opts)
 }
 

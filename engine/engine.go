@@ -82,6 +82,11 @@ type Options struct {
 	// false (toolwall eval --llm), with the configuration's other
 	// settings.
 	Guardrail bool
+	// DetectMCP finds MCP servers on loopback ports for the guardrail's
+	// safety experiences when [guardrail] detect_mcp_ports lists any
+	// (cmd/toolwall passes llm/helper's Detector; nil: detection is
+	// unavailable, logged).
+	DetectMCP func(ctx context.Context, ports []int) []string
 }
 
 // Engine is the gate with its session store. It is safe for concurrent
@@ -195,12 +200,13 @@ func StatePath(flag string, cfg *policy.Config) (string, error) {
 }
 
 // DefaultFiles lists, relative to a home directory, where the README's
-// install puts toolwall's own files: the binary `go install` writes, the
-// configuration and the state database with its WAL and shared-memory
-// files.
+// install puts toolwall's own files: the binaries `go install` writes
+// (toolwall and its model helper toolwall-llm), the configuration and the
+// state database with its WAL and shared-memory files.
 func DefaultFiles() []string {
 	return []string{
 		"go/bin/toolwall",
+		"go/bin/toolwall-llm",
 		".config/toolwall/config.toml",
 		".local/state/toolwall/state.db",
 		".local/state/toolwall/state.db-wal",
@@ -210,7 +216,8 @@ func DefaultFiles() []string {
 
 // installedFiles lists the real files of this process: the configuration
 // (where it is or would be read from), the state database with its WAL
-// and shared-memory files, this binary, and its name in every PATH
+// and shared-memory files, this binary and the model helper beside it,
+// and its name in every PATH
 // directory (a program of the same name earlier on the PATH would run in
 // place of this one when a host calls "toolwall").
 func installedFiles(cfg *policy.Config, configPath, state string) []string {
@@ -232,7 +239,8 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = real
 		}
-		out = append(out, exe)
+		// The model helper (llm/helper) runs from this binary's directory.
+		out = append(out, exe, filepath.Join(filepath.Dir(exe), "toolwall-llm"))
 		for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
 			if filepath.IsAbs(dir) {
 				out = append(out, filepath.Join(dir, filepath.Base(exe)))

@@ -32,11 +32,13 @@ func laterStage(cfg *policy.Config, opts Options, store session.Store, log *slog
 		for _, m := range cfg.Members() {
 			members = append(members, llm.Lazy(m, opts.Dial))
 		}
+		exp := cfg.GuardrailExperiences(UserHome())
+		exp.Detect = opts.DetectMCP
 		g, err := guardrail.New(guardrail.Options{
 			Members:     members,
 			Policy:      cfg.GuardrailPolicy(),
 			Window:      cfg.GuardrailWindow(),
-			Experiences: cfg.GuardrailExperiences(UserHome()),
+			Experiences: exp,
 			Store:       store,
 			Tools:       cfg.Guardrail.Tools,
 			Logger:      log,

@@ -45,5 +45,6 @@
 // dropped in a folder are read as well ([Experiences]). None by default;
 // "default" is terminal + filesystem; by name; from an MCP
 // configuration's mcpServers keys ([FromMCPConfig]); or from MCP servers
-// detected on loopback ports, only when ports are listed ([Detect]).
+// detected on loopback ports, only when ports are listed (package
+// mcpscan).
 package guardrail

@@ -179,9 +179,13 @@ type Experiences struct {
 	// key becomes a set name (see FromMCPConfig).
 	MCPConfig string
 	// DetectPorts, when not empty, is the explicit opt-in to detection:
-	// each listed port on 127.0.0.1 is asked for an MCP server's name
-	// (see Detect). At most MaxDetectPorts.
+	// each listed port on 127.0.0.1 is asked for an MCP server's name by
+	// Detect. At most MaxDetectPorts.
 	DetectPorts []int
+	// Detect finds the set names of MCP servers on loopback ports
+	// (mcpscan.Detect, or toolwall's helper running it); nil leaves
+	// DetectPorts unused, with a logged warning.
+	Detect func(ctx context.Context, ports []int) []string
 }
 
 // Load resolves e into the text of the prompt's experiences slot: the
@@ -215,8 +219,11 @@ func (e Experiences) Load(ctx context.Context, log *slog.Logger) (string, error)
 		}
 		names = append(names, more...)
 	}
-	if len(e.DetectPorts) > 0 {
-		names = append(names, Detect(ctx, e.DetectPorts, log)...)
+	switch {
+	case len(e.DetectPorts) > 0 && e.Detect == nil:
+		log.Warn("toolwall: MCP server detection is not available in this program; detect_mcp_ports is ignored")
+	case len(e.DetectPorts) > 0:
+		names = append(names, e.Detect(ctx, e.DetectPorts)...)
 	}
 	var sets []Set
 	seen := map[string]bool{}

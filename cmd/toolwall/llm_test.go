@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/llm/llmtest"
@@ -201,5 +205,24 @@ func BenchmarkHookProcessLLM(b *testing.B) {
 		if err := cmd.Run(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestHookDetect: with detect_mcp_ports the guardrail's prompt carries
+// the safety experiences of the MCP server found on loopback (an official
+// SDK server named "postgres"), found by the helper; the hook's stdout
+// holds nothing but its answer.
+func TestHookDetect(t *testing.T) {
+	srv := scripted(t)
+	ms := mcp.NewServer(&mcp.Implementation{Name: "postgres", Version: "1.0.0"}, nil)
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, nil))
+	defer ts.Close()
+	port := ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	env := append(hookEnv(t), "TOOLWALL_CONFIG="+llmConfig(t, srv, "openai", "[guardrail]\nenabled = true\ndetect_mcp_ports = ["+port+"]\n"))
+	if out := runHook(t, env, pre("d1", "ls")); out != "" {
+		t.Errorf("stdout %q, want nothing for an allowed call", out)
+	}
+	if sys := srv.Requests()[0].System; !strings.Contains(sys, "[postgres-mcp]\n1. DROP DATABASE") {
+		t.Errorf("system prompt without the detected server's experiences:\n%s", sys)
 	}
 }

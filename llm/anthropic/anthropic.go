@@ -12,6 +12,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/toolwall/toolwall/llm"
+	"github.com/toolwall/toolwall/llm/internal/wire"
 )
 
 // Client is an llm.Client for the Anthropic Messages API.
@@ -32,7 +33,7 @@ func New(cfg llm.Config, key llm.Secret) (*Client, error) {
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),
 		option.WithBaseURL(cfg.BaseURL),
-		option.WithHTTPClient(llm.HTTPClient(cfg.Timeout)),
+		option.WithHTTPClient(wire.HTTPClient(cfg.Timeout)),
 		option.WithMaxRetries(0),
 		option.WithRequestTimeout(cfg.Timeout),
 	}
@@ -42,7 +43,7 @@ func New(cfg llm.Config, key llm.Secret) (*Client, error) {
 	// The key lives only in the SDK's option closures and in fail's, so
 	// no print of a Client can show it.
 	fail := func(ctx context.Context, status int, err error) *llm.Error {
-		return llm.Fail(ctx, cfg, key, status, err)
+		return wire.Fail(ctx, cfg, key, status, err)
 	}
 	return &Client{cfg: cfg, fail: fail, msgs: sdk.NewMessageService(opts...)}, nil
 }

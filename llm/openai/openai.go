@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/toolwall/toolwall/llm"
+	"github.com/toolwall/toolwall/llm/internal/wire"
 )
 
 // Client is an llm.Client for an OpenAI-compatible server.
@@ -31,7 +32,7 @@ func New(cfg llm.Config, key llm.Secret) (*Client, error) {
 	}
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
-		option.WithHTTPClient(llm.HTTPClient(cfg.Timeout)),
+		option.WithHTTPClient(wire.HTTPClient(cfg.Timeout)),
 		option.WithMaxRetries(0),
 		option.WithRequestTimeout(cfg.Timeout),
 	}
@@ -43,7 +44,7 @@ func New(cfg llm.Config, key llm.Secret) (*Client, error) {
 	// The key lives only in the SDK's option closures and in fail's, so
 	// no print of a Client can show it.
 	fail := func(ctx context.Context, status int, err error) *llm.Error {
-		return llm.Fail(ctx, cfg, key, status, err)
+		return wire.Fail(ctx, cfg, key, status, err)
 	}
 	return &Client{cfg: cfg, fail: fail, chat: sdk.NewChatCompletionService(opts...)}, nil
 }

@@ -1,4 +1,8 @@
-package guardrail
+// Package mcpscan finds MCP servers listening on loopback ports, for the
+// guardrail's safety experiences (seed 001's auto-detection). It lives
+// apart from package guardrail so that a program that never detects links
+// no HTTP client; toolwall runs it in its toolwall-llm helper.
+package mcpscan
 
 import (
 	"bufio"
@@ -14,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolwall/toolwall/advisors/guardrail"
 )
 
 // DetectTimeout bounds the probe of one port (300 ms).
@@ -22,17 +28,17 @@ const DetectTimeout = 300 * time.Millisecond
 // Detect asks each port on 127.0.0.1 whether an MCP server answers there
 // (an MCP initialize request, Streamable HTTP transport, endpoint /mcp)
 // and returns the set names of the servers that do, from the name in
-// their serverInfo (see Canonical). It is seed 001's
+// their serverInfo (see guardrail.Canonical). It is seed 001's
 // auto_detect_safety_experiences with the edges its review asked for:
-// it runs only when called with ports (Experiences.DetectPorts, an
-// explicit opt-in), probes only the loopback address, at most
-// MaxDetectPorts ports (the rest are ignored with a warning) within
+// it runs only when called with ports (guardrail.Experiences.DetectPorts,
+// an explicit opt-in), probes only the loopback address, at most
+// guardrail.MaxDetectPorts ports (the rest are ignored with a warning) within
 // DetectTimeout each and concurrently, closes every session it opened,
 // and writes nothing to stdout: what it finds or fails at goes to log.
 func Detect(ctx context.Context, ports []int, log *slog.Logger) []string {
-	if len(ports) > MaxDetectPorts {
-		log.Warn("toolwall: MCP detection probes at most this many ports", "max", MaxDetectPorts, "ignored", ports[MaxDetectPorts:])
-		ports = ports[:MaxDetectPorts]
+	if len(ports) > guardrail.MaxDetectPorts {
+		log.Warn("toolwall: MCP detection probes at most this many ports", "max", guardrail.MaxDetectPorts, "ignored", ports[guardrail.MaxDetectPorts:])
+		ports = ports[:guardrail.MaxDetectPorts]
 	}
 	client := &http.Client{
 		Timeout:       DetectTimeout,
@@ -55,7 +61,7 @@ func Detect(ctx context.Context, ports []int, log *slog.Logger) []string {
 				log.Debug("toolwall: no MCP server detected", "port", p, "err", err)
 				return
 			}
-			set, ok := Canonical(strings.ToLower(name))
+			set, ok := guardrail.Canonical(strings.ToLower(name))
 			if !ok {
 				log.Warn("toolwall: detected MCP server has a name that is not a set name", "port", p, "name", name)
 				return

@@ -8,7 +8,8 @@
 // completions wire format, which OpenAI, Ollama, vLLM, llama.cpp's server
 // and LM Studio all speak) and llm/anthropic (Anthropic Messages), chosen
 // from a [Config] by llm/providers. A program that never asks a model need
-// not link either SDK.
+// not link either SDK: llm/helper runs them in the toolwall-llm process,
+// which is how the toolwall command uses them.
 //
 // # Secrets
 //

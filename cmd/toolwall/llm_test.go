@@ -226,3 +226,22 @@ func TestHookDetect(t *testing.T) {
 		t.Errorf("system prompt without the detected server's experiences:\n%s", sys)
 	}
 }
+
+// TestHookProtectsHelper: the model helper beside the binary is one of
+// toolwall's own files: an agent that replaced it could answer "RISK: LOW"
+// for every call.
+func TestHookProtectsHelper(t *testing.T) {
+	env := hookEnv(t)
+	helperPath := filepath.Join(filepath.Dir(bin), "toolwall-llm")
+	for _, cmd := range []string{
+		"cp /bin/true " + helperPath,
+		"rm -f " + helperPath,
+		"go build -o " + helperPath + " ./fake",
+		"cp fake ~/go/bin/toolwall-llm",
+	} {
+		d := decision(t, runHook(t, env, pre("p1", cmd)))
+		if d.PermissionDecision != "deny" || !strings.Contains(d.PermissionDecisionReason, "self.tamper") {
+			t.Errorf("%s: %+v, want deny by self.tamper", cmd, d)
+		}
+	}
+}

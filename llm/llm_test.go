@@ -24,6 +24,10 @@ type replyCase struct {
 	Model  string        `json:"model"`
 	Err    string        `json:"err"`
 	Status int           `json:"status"`
+	// TimeoutMS is the client's timeout (default 300 ms, short for the
+	// slow cases; a huge reply gets time to arrive, so that only its
+	// size can fail it).
+	TimeoutMS int `json:"timeout_ms"`
 }
 
 func replyCases(t *testing.T) []replyCase {
@@ -73,6 +77,9 @@ func TestReplies(t *testing.T) {
 				srv := llmtest.New(t, c.Reply)
 				cfg := formats(srv)[format]
 				cfg.Timeout = 300 * time.Millisecond
+				if c.TimeoutMS > 0 {
+					cfg.Timeout = time.Duration(c.TimeoutMS) * time.Millisecond
+				}
 				client, err := providers.Open(cfg)
 				if err != nil {
 					t.Fatal(err)

@@ -109,6 +109,7 @@ type scenario struct {
 	Threshold *int            `json:"threshold"`
 	Replies   []llmtest.Reply `json:"replies"`
 	Cancel    bool            `json:"cancel"`
+	TimeoutMS int             `json:"timeout_ms"` // the client's timeout (default 1 s)
 	Want      struct {
 		Action   toolwall.Action `json:"action"`
 		Rules    []string        `json:"rules"`
@@ -141,6 +142,9 @@ func TestScenarios(t *testing.T) {
 					cfg = srv.Anthropic()
 				}
 				cfg.Timeout = time.Second
+				if c.TimeoutMS > 0 {
+					cfg.Timeout = time.Duration(c.TimeoutMS) * time.Millisecond
+				}
 				client, err := providers.Open(cfg)
 				if err != nil {
 					t.Fatal(err)

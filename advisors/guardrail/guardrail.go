@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -334,7 +335,7 @@ func reason(model string, res Result, act toolwall.Action) string {
 func modelOf(res Result) string {
 	var names []string
 	for _, m := range res.Members {
-		if m.Risk == res.Risk && !containsString(names, m.Model) {
+		if m.Risk == res.Risk && !slices.Contains(names, m.Model) {
 			names = append(names, m.Model)
 		}
 	}
@@ -344,18 +345,9 @@ func modelOf(res Result) string {
 func problems(res Result) string {
 	var ps []string
 	for _, m := range res.Members {
-		if m.Problem != "" && !containsString(ps, m.Problem) {
+		if m.Problem != "" && !slices.Contains(ps, m.Problem) {
 			ps = append(ps, m.Problem)
 		}
 	}
 	return strings.Join(ps, "; ")
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

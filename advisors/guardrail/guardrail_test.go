@@ -28,7 +28,9 @@ type scenario struct {
 	Replies []llmtest.Reply `json:"replies"`
 	Second  []llmtest.Reply `json:"second"`
 	Cancel  bool            `json:"cancel"`
-	Want    struct {
+	// TimeoutMS is the clients' timeout (default 1 s).
+	TimeoutMS int `json:"timeout_ms"`
+	Want      struct {
 		Action   toolwall.Action `json:"action"`
 		Rules    []string        `json:"rules"`
 		Labels   []string        `json:"labels"`
@@ -59,13 +61,17 @@ func (p policySpec) policy(t *testing.T) guardrail.Policy {
 
 var quiet = slog.New(slog.DiscardHandler)
 
-// open returns a client of format on srv with a 1 s timeout.
-func open(t *testing.T, srv *llmtest.Server, format string) llm.Client {
+// open returns a client of format on srv with a 1 s timeout, or the
+// one given.
+func open(t *testing.T, srv *llmtest.Server, format string, timeout ...time.Duration) llm.Client {
 	cfg := srv.OpenAI()
 	if format == llm.Anthropic {
 		cfg = srv.Anthropic()
 	}
 	cfg.Timeout = time.Second
+	if len(timeout) > 0 && timeout[0] > 0 {
+		cfg.Timeout = timeout[0]
+	}
 	c, err := providers.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +95,7 @@ func TestScenarios(t *testing.T) {
 			t.Run(c.Name+"/"+format, func(t *testing.T) {
 				t.Parallel()
 				srv := llmtest.New(t, c.Replies...)
-				members := []llm.Client{open(t, srv, format)}
+				members := []llm.Client{open(t, srv, format, time.Duration(c.TimeoutMS)*time.Millisecond)}
 				var second *llmtest.Server
 				if c.Second != nil {
 					second = llmtest.New(t, c.Second...)

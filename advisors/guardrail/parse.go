@@ -2,6 +2,7 @@ package guardrail
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolwall/toolwall/advisors/internal/tags"
@@ -47,7 +48,7 @@ func Parse(text string) Reply {
 	var other []string
 	for _, line := range strings.Split(rest, "\n") {
 		if r, ok := labelLine(line); ok {
-			if !containsRisk(found, r) {
+			if !slices.Contains(found, r) {
 				found = append(found, r)
 			}
 			continue
@@ -66,15 +67,6 @@ func Parse(text string) Reply {
 		names[i] = r.String()
 	}
 	return Reply{Problem: fmt.Sprintf("the answer has conflicting RISK lines (%s)", strings.Join(names, ", ")), Explanation: expl}
-}
-
-func containsRisk(rs []Risk, r Risk) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }
 
 // labelLine reads "RISK: <label>" alone on a line.

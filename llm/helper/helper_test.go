@@ -77,7 +77,7 @@ func TestHelper(t *testing.T) {
 		}{
 			{"answer", llmtest.Reply{Text: "RISK: LOW\nok", Thinking: "RISK: HIGH", InputTokens: 10, OutputTokens: 3}, "RISK: LOW\nok", ""},
 			{"503", llmtest.Reply{Status: 503, Text: "busy " + key}, "", "status"},
-			{"huge", llmtest.Reply{Text: "x", Pad: 3 << 20}, "", "too-large"},
+			{"huge", llmtest.Reply{Text: "x", Pad: 1200000}, "", "too-large"},
 			{"empty", llmtest.Reply{Text: ""}, "", "empty"},
 			{"garbage", llmtest.Reply{Body: "nope"}, "", "other"},
 			{"slow", llmtest.Reply{Text: "late", Delay: 5 * time.Second}, "", "timeout"},
@@ -90,6 +90,9 @@ func TestHelper(t *testing.T) {
 					cfg = srv.Anthropic()
 				}
 				cfg.Timeout, cfg.APIKeyEnv = 500*time.Millisecond, "TOOLWALL_HELPER_TEST_KEY"
+				if c.name == "huge" {
+					cfg.Timeout = 5 * time.Second // time to arrive, so only its size fails it
+				}
 				client, err := helper.New(bin, cfg)
 				if err != nil {
 					t.Fatal(err)

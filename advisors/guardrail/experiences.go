@@ -182,8 +182,9 @@ type Experiences struct {
 	// each listed port on 127.0.0.1 is asked for an MCP server's name by
 	// Detect. At most MaxDetectPorts.
 	DetectPorts []int
-	// Detect finds the set names of MCP servers on loopback ports
-	// (mcpscan.Detect, or toolwall's helper running it); nil leaves
+	// Detect returns the names of the MCP servers answering on loopback
+	// ports (mcpscan.Detect, or toolwall's helper running it); each is
+	// turned into a set name by Canonical, lower-cased. Nil leaves
 	// DetectPorts unused, with a logged warning.
 	Detect func(ctx context.Context, ports []int) []string
 }
@@ -223,7 +224,13 @@ func (e Experiences) Load(ctx context.Context, log *slog.Logger) (string, error)
 	case len(e.DetectPorts) > 0 && e.Detect == nil:
 		log.Warn("toolwall: MCP server detection is not available in this program; detect_mcp_ports is ignored")
 	case len(e.DetectPorts) > 0:
-		names = append(names, e.Detect(ctx, e.DetectPorts)...)
+		for _, n := range e.Detect(ctx, e.DetectPorts) {
+			if c, ok := Canonical(strings.ToLower(n)); ok {
+				names = append(names, c)
+			} else {
+				log.Warn("toolwall: detected MCP server has a name that is not a set name", "name", n)
+			}
+		}
 	}
 	var sets []Set
 	seen := map[string]bool{}

@@ -108,8 +108,8 @@ func TestLoad(t *testing.T) {
 			if !slices.Equal(ports, []int{8931}) {
 				t.Errorf("ports %v", ports)
 			}
-			return []string{"browser-mcp", "nothing-known-mcp"}
-		}}, []string{"[browser-mcp]"}, []string{"nothing-known"}, ""},
+			return []string{"Playwright", "nothing-known", "My Server!"}
+		}}, []string{"[browser-mcp]"}, []string{"nothing-known", "My Server"}, ""},
 		{"detection asked for but not available: nothing, no error", Experiences{DetectPorts: []int{8931}}, nil, []string{"["}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

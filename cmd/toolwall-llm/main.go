@@ -7,7 +7,7 @@
 // or {"error": ...} on stdout (package llm/helper); the API key comes
 // from the environment variable the configuration names. Given
 // {"detect": [ports]} it finds MCP servers on those loopback ports
-// (package mcpscan) and answers {"sets": [...]}.
+// (package mcpscan) and answers {"servers": [their names]}.
 package main
 
 import (

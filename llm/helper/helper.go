@@ -97,7 +97,7 @@ type call struct {
 type answer struct {
 	Response *llm.Response `json:"response,omitempty"`
 	Error    *failure      `json:"error,omitempty"`
-	Sets     []string      `json:"sets,omitempty"`
+	Servers  []string      `json:"servers,omitempty"`
 }
 
 type failure struct {
@@ -189,14 +189,14 @@ func (l *limited) Write(p []byte) (int, error) {
 // Detector returns a guardrail.Experiences.Detect that runs the
 // helper's MCP detection (mcpscan.Detect, loopback only) on the ports:
 // the helper beside the running executable probes them and answers with
-// the set names it found. Failures are logged to log and find nothing.
+// the names of the servers it found. Failures are logged to log and find nothing.
 func Detector(log *slog.Logger) func(ctx context.Context, ports []int) []string {
 	return func(ctx context.Context, ports []int) []string {
 		p, err := Path()
 		if err == nil {
-			var sets []string
-			if sets, err = Detect(ctx, p, ports); err == nil {
-				return sets
+			var names []string
+			if names, err = Detect(ctx, p, ports); err == nil {
+				return names
 			}
 		}
 		log.Warn("toolwall: MCP server detection failed", "err", err)
@@ -205,7 +205,7 @@ func Detector(log *slog.Logger) func(ctx context.Context, ports []int) []string 
 }
 
 // Detect runs the helper at path to detect MCP servers on ports of
-// 127.0.0.1 and returns the set names it found (within 3 s).
+// 127.0.0.1 and returns their names (within 3 s).
 func Detect(ctx context.Context, path string, ports []int) ([]string, error) {
 	in, err := json.Marshal(call{Detect: ports})
 	if err != nil {
@@ -224,7 +224,7 @@ func Detect(ctx context.Context, path string, ports []int) ([]string, error) {
 	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
 		return nil, fmt.Errorf("the model helper's answer: %w", err)
 	}
-	return a.Sets, nil
+	return a.Servers, nil
 }
 
 // Serve is the helper's side: it reads one call from r — a completion,
@@ -239,7 +239,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, open func(llm.Config) 
 	if err := json.NewDecoder(io.LimitReader(r, 16<<20)).Decode(&in); err != nil {
 		a.Error = &failure{Msg: "helper: cannot read the request: " + err.Error()}
 	} else if len(in.Detect) > 0 {
-		a.Sets = detect(ctx, in.Detect)
+		a.Servers = detect(ctx, in.Detect)
 	} else if c, err := open(in.Config); err != nil {
 		a.Error = &failure{Msg: err.Error()}
 	} else if resp, err := c.Complete(ctx, in.Request); err != nil {

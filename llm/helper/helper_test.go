@@ -151,14 +151,14 @@ func TestHelperMissing(t *testing.T) {
 }
 
 // TestDetect: the helper finds a real MCP server (official SDK) on a
-// loopback port and answers with its set name.
+// loopback port and answers with its name.
 func TestDetect(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "postgres", Version: "1.0.0"}, nil)
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	defer ts.Close()
 	port, _ := strconv.Atoi(ts.URL[strings.LastIndex(ts.URL, ":")+1:])
 	sets, err := helper.Detect(context.Background(), bin, []int{port})
-	if err != nil || !slices.Equal(sets, []string{"postgres-mcp"}) {
+	if err != nil || !slices.Equal(sets, []string{"postgres"}) {
 		t.Errorf("Detect = %v, %v", sets, err)
 	}
 }

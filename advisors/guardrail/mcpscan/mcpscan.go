@@ -1,7 +1,8 @@
 // Package mcpscan finds MCP servers listening on loopback ports, for the
 // guardrail's safety experiences (seed 001's auto-detection). It lives
-// apart from package guardrail so that a program that never detects links
-// no HTTP client; toolwall runs it in its toolwall-llm helper.
+// apart from package guardrail, and imports none of toolwall, so that a
+// program that never detects links no HTTP client and the toolwall-llm
+// helper that runs it links nothing else of toolwall.
 package mcpscan
 
 import (
@@ -18,27 +19,29 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/toolwall/toolwall/advisors/guardrail"
 )
 
 // DetectTimeout bounds the probe of one port (300 ms).
 const DetectTimeout = 300 * time.Millisecond
 
+// MaxPorts bounds how many ports one detection probes (16, as
+// guardrail.MaxDetectPorts).
+const MaxPorts = 16
+
 // Detect asks each port on 127.0.0.1 whether an MCP server answers there
 // (an MCP initialize request, Streamable HTTP transport, endpoint /mcp)
-// and returns the set names of the servers that do, from the name in
-// their serverInfo (see guardrail.Canonical). It is seed 001's
-// auto_detect_safety_experiences with the edges its review asked for:
-// it runs only when called with ports (guardrail.Experiences.DetectPorts,
-// an explicit opt-in), probes only the loopback address, at most
-// guardrail.MaxDetectPorts ports (the rest are ignored with a warning) within
+// and returns the names the servers give in their serverInfo, sorted,
+// without repeats (guardrail.Canonical turns them into set names). It is
+// seed 001's auto_detect_safety_experiences with the edges its review
+// asked for: it runs only when called with ports (an explicit opt-in:
+// guardrail.Experiences.DetectPorts), probes only the loopback address,
+// at most MaxPorts ports (the rest are ignored with a warning) within
 // DetectTimeout each and concurrently, closes every session it opened,
 // and writes nothing to stdout: what it finds or fails at goes to log.
 func Detect(ctx context.Context, ports []int, log *slog.Logger) []string {
-	if len(ports) > guardrail.MaxDetectPorts {
-		log.Warn("toolwall: MCP detection probes at most this many ports", "max", guardrail.MaxDetectPorts, "ignored", ports[guardrail.MaxDetectPorts:])
-		ports = ports[:guardrail.MaxDetectPorts]
+	if len(ports) > MaxPorts {
+		log.Warn("toolwall: MCP detection probes at most this many ports", "max", MaxPorts, "ignored", ports[MaxPorts:])
+		ports = ports[:MaxPorts]
 	}
 	client := &http.Client{
 		Timeout:       DetectTimeout,
@@ -61,14 +64,9 @@ func Detect(ctx context.Context, ports []int, log *slog.Logger) []string {
 				log.Debug("toolwall: no MCP server detected", "port", p, "err", err)
 				return
 			}
-			set, ok := guardrail.Canonical(strings.ToLower(name))
-			if !ok {
-				log.Warn("toolwall: detected MCP server has a name that is not a set name", "port", p, "name", name)
-				return
-			}
-			log.Info("toolwall: detected MCP server", "port", p, "name", name, "set", set)
+			log.Info("toolwall: detected MCP server", "port", p, "name", name)
 			mu.Lock()
-			out = append(out, set)
+			out = append(out, name)
 			mu.Unlock()
 		}()
 	}

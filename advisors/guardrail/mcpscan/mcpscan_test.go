@@ -20,6 +20,12 @@ import (
 
 var quiet = slog.New(slog.DiscardHandler)
 
+func TestMaxPorts(t *testing.T) {
+	if MaxPorts != guardrail.MaxDetectPorts {
+		t.Errorf("MaxPorts %d, guardrail.MaxDetectPorts %d", MaxPorts, guardrail.MaxDetectPorts)
+	}
+}
+
 // mcpServer runs an MCP server of the official SDK named name on
 // loopback (Streamable HTTP at /mcp) and returns its port.
 func mcpServer(t *testing.T, name string, jsonResponse bool) int {
@@ -66,13 +72,13 @@ func TestDetect(t *testing.T) {
 	os.Stdout = stdout
 	w.Close()
 	printed, _ := io.ReadAll(r)
-	if !slices.Equal(got, []string{"browser-mcp", "postgres-mcp"}) {
+	if !slices.Equal(got, []string{"My Server!", "Postgres", "playwright"}) {
 		t.Errorf("Detect = %v", got)
 	}
 	if len(printed) > 0 {
 		t.Errorf("Detect printed to stdout: %q", printed)
 	}
-	many := make([]int, guardrail.MaxDetectPorts+5)
+	many := make([]int, MaxPorts+5)
 	for i := range many {
 		many[i] = closed
 	}

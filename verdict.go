@@ -1,6 +1,9 @@
 package toolwall
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Finding is one thing an analyzer found in a call.
 type Finding struct {
@@ -73,8 +76,46 @@ type Verdict struct {
 	// execute, as argv joined by spaces.
 	Commands []string `json:"commands,omitempty"`
 	// Notes carries operational remarks that are not findings ("chain
-	// memory off: ...", "LLM advisor failed: ...").
+	// memory off: ...", "LLM guardrail unavailable: ...", "advisor
+	// skipped: ...").
 	Notes []string `json:"notes,omitempty"`
+	// Opinions lists what models said about the call in the gate's later
+	// stage (the guardrail of seed 001, the advisor of seed 004), one per
+	// model asked; empty when no later stage ran.
+	Opinions []Opinion `json:"opinions,omitempty"`
+}
+
+// Opinion is what one model said about a call in the gate's later stage,
+// with what it cost: every answer is recorded, whether it changed the
+// verdict or not (seed 004: "every verdict is visible").
+type Opinion struct {
+	// Analyzer is the later-stage analyzer that asked ("guardrail",
+	// "advisor").
+	Analyzer string `json:"analyzer"`
+	// Model is the model that answered as its server names it, else the
+	// configured one.
+	Model string `json:"model,omitempty"`
+	// Label is the answer in words: LOW, MEDIUM, HIGH or UNKNOWN from the
+	// guardrail; the percent ("85%") or UNKNOWN from the advisor.
+	Label string `json:"label"`
+	// Percent is the advisor's probability from 0 to 100; nil for the
+	// guardrail and when the advisor got no usable answer.
+	Percent *int `json:"percent,omitempty"`
+	// Explanation is the model's short reason: one line, at most 300
+	// bytes, control characters removed (it is model output: untrusted).
+	Explanation string `json:"explanation,omitempty"`
+	// Action is what this opinion imposed on the call: allow when it
+	// imposed nothing.
+	Action Action `json:"action"`
+	// InputTokens and OutputTokens are the usage the server reported (0
+	// when it reported none).
+	InputTokens  int64 `json:"input_tokens,omitempty"`
+	OutputTokens int64 `json:"output_tokens,omitempty"`
+	// Latency is how long the model took to answer or to fail
+	// (nanoseconds in JSON).
+	Latency time.Duration `json:"latency"`
+	// Error says why there is no usable answer; "" when there is one.
+	Error string `json:"error,omitempty"`
 }
 
 // Rules returns the rule ids of the findings, in order, without repeats.

@@ -15,6 +15,7 @@ import (
 	"github.com/toolwall/toolwall/analyzers"
 	"github.com/toolwall/toolwall/analyzers/self"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/llm"
 	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
 )
@@ -80,6 +81,21 @@ type Options struct {
 	// with the Installed places: the audit store and the approvals (see
 	// Stores.Files).
 	Protect []string
+	// Dial opens the model clients of the later stage (the guardrail and
+	// the advisor, configured by [llm], [guardrail] and [advisor]);
+	// cmd/toolwall passes llm/providers.Open. It is called on a stage's
+	// first model call, never before. Nil leaves an enabled stage without
+	// a model: every verdict it would judge notes it as unavailable.
+	Dial func(llm.Config) (llm.Client, error)
+	// Guardrail turns the guardrail on even when [guardrail] enabled is
+	// false (toolwall eval --llm), with the configuration's other
+	// settings.
+	Guardrail bool
+	// DetectMCP finds MCP servers on loopback ports for the guardrail's
+	// safety experiences when [guardrail] detect_mcp_ports lists any
+	// (cmd/toolwall passes llm/helper's Detector; nil: detection is
+	// unavailable, logged).
+	DetectMCP func(ctx context.Context, ports []int) []string
 }
 
 // Engine is the gate with its session store. It is safe for concurrent
@@ -167,6 +183,7 @@ func New(opts Options) *Engine {
 		Store:      e.store,
 		StoreErr:   storeErr,
 		Exists:     exists,
+		Later:      laterStage(cfg, opts, e.store, log),
 	})
 	return e
 }
@@ -235,9 +252,13 @@ func StatePath(flag string, cfg *policy.Config) (string, error) {
 // configuration, the state database with its WAL and shared-memory
 // files, the audit store (database, WAL, shared memory, inbox) and the
 // approvals.
+// install puts toolwall's own files: the binaries `go install` writes
+// (toolwall and its model helper toolwall-llm), the configuration and the
+// state database with its WAL and shared-memory files.
 func DefaultFiles() []string {
 	return []string{
 		"go/bin/toolwall",
+		"go/bin/toolwall-llm",
 		".config/toolwall/config.toml",
 		".local/state/toolwall/state.db",
 		".local/state/toolwall/state.db-wal",
@@ -252,7 +273,8 @@ func DefaultFiles() []string {
 
 // installedFiles lists the real files of this process: the configuration
 // (where it is or would be read from), the state database with its WAL
-// and shared-memory files, this binary, and its name in every PATH
+// and shared-memory files, this binary and the model helper beside it,
+// and its name in every PATH
 // directory (a program of the same name earlier on the PATH would run in
 // place of this one when a host calls "toolwall").
 func installedFiles(cfg *policy.Config, configPath, state string) []string {
@@ -274,7 +296,8 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = real
 		}
-		out = append(out, exe)
+		// The model helper (llm/helper) runs from this binary's directory.
+		out = append(out, exe, filepath.Join(filepath.Dir(exe), "toolwall-llm"))
 		for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
 			if filepath.IsAbs(dir) {
 				out = append(out, filepath.Join(dir, filepath.Base(exe)))

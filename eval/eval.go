@@ -213,6 +213,16 @@ func (c *Counts) add(ok bool) {
 type ByExpect struct {
 	Counts
 	Got map[string]int `json:"got"`
+	// Labels spreads the models' answers of the later stage, when the
+	// runner has a Baseline (`toolwall eval --llm`): "<analyzer> <label>"
+	// ("guardrail HIGH", "advisor 90%") counted once per opinion, "no
+	// model asked" for verdicts with none (the stage was skipped, or not
+	// for the tool).
+	Labels map[string]int `json:"labels,omitempty"`
+	// RulesPassed counts the cases that passed on Runner.Baseline (the
+	// rules alone), when one is set: Passed minus RulesPassed is what the
+	// later stage added.
+	RulesPassed *int `json:"rules_passed,omitempty"`
 }
 
 // FileResult is the result of one file.
@@ -251,6 +261,10 @@ type Runner struct {
 	Fresh func() toolwall.Shield
 	// Places fill the places a case leaves empty (zero: DefaultPlaces).
 	Places Places
+	// Baseline, when set, runs every case a second time (the rules
+	// alone, for `toolwall eval --llm`), counted in ByExpect.RulesPassed,
+	// and the verdicts' opinions are counted in ByExpect.Labels.
+	Baseline *Runner
 }
 
 // Check runs one case and reports whether it passed, with the verdict.
@@ -289,6 +303,15 @@ func (r *Runner) Run(ctx context.Context, files []string, cases map[string][]Cas
 			}
 			be.add(ok)
 			be.Got[v.Action.String()]++
+			if r.Baseline != nil {
+				be.count(v)
+				if be.RulesPassed == nil {
+					be.RulesPassed = new(int)
+				}
+				if bok, _ := r.Baseline.Check(ctx, c); bok {
+					*be.RulesPassed++
+				}
+			}
 			fr.add(ok)
 			rep.Total.add(ok)
 			if !ok {
@@ -301,6 +324,19 @@ func (r *Runner) Run(ctx context.Context, files []string, cases map[string][]Cas
 		rep.Files = append(rep.Files, fr)
 	}
 	return rep, nil
+}
+
+// count adds the verdict's opinions to the label spread.
+func (be *ByExpect) count(v toolwall.Verdict) {
+	if be.Labels == nil {
+		be.Labels = map[string]int{}
+	}
+	if len(v.Opinions) == 0 {
+		be.Labels["no model asked"]++
+	}
+	for _, o := range v.Opinions {
+		be.Labels[o.Analyzer+" "+o.Label]++
+	}
 }
 
 func nonNil(s []string) []string {
@@ -331,6 +367,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 				}
 			}
 			fmt.Fprintln(bw)
+			if be.RulesPassed != nil {
+				be.writeLabels(bw)
+			}
 		}
 	}
 	if len(rep.Failures) > 0 {
@@ -345,6 +384,21 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(bw, "total: %d cases, %d passed, %d failed\n", rep.Total.Cases, rep.Total.Passed, rep.Total.Failed)
 	return bw.Flush()
+}
+
+// writeLabels prints the model's label spread and what it added over the
+// rules alone.
+func (be *ByExpect) writeLabels(w io.Writer) {
+	keys := make([]string, 0, len(be.Labels))
+	for k := range be.Labels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	fmt.Fprint(w, "               model:")
+	for _, k := range keys {
+		fmt.Fprintf(w, " %s=%d", k, be.Labels[k])
+	}
+	fmt.Fprintf(w, "   rules alone passed %d, with the model %d\n", *be.RulesPassed, be.Passed)
 }
 
 func oneLine(s string) string {

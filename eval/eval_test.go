@@ -128,3 +128,57 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// opinions is a shield that answers like a rules-plus-model gate: the
+// model (an opinion) stops what carries MODEL-HIGH, which the rules alone
+// (its baseline, plain stub) let through.
+type opinions struct{ stub }
+
+func (o *opinions) Evaluate(ctx context.Context, c toolwall.Call) toolwall.Verdict {
+	v := o.stub.Evaluate(ctx, c)
+	cmd, _ := c.Command()
+	switch {
+	case v.Action == toolwall.Deny:
+	case strings.Contains(cmd, "MODEL-HIGH"):
+		v.Action = toolwall.Ask
+		v.Opinions = []toolwall.Opinion{{Analyzer: "guardrail", Label: "HIGH", Action: toolwall.Ask}}
+	default:
+		v.Opinions = []toolwall.Opinion{{Analyzer: "guardrail", Label: "LOW"}}
+	}
+	return v
+}
+
+// TestLabels: with a baseline, the report spreads the model's labels per
+// expectation and says what the model added over the rules alone.
+func TestLabels(t *testing.T) {
+	cases := map[string][]Case{"f.tsv": {
+		{ID: "1", Command: "ls", Expect: "allow"},
+		{ID: "2", Command: "x MODEL-HIGH", Expect: "stop"},
+		{ID: "3", Command: "y MODEL-HIGH", Expect: "stop"},
+		{ID: "4", Command: "STUB-DENY", Expect: "stop"},
+		{ID: "5", Command: "z", Expect: "stop"},
+	}}
+	r := &Runner{Shield: &opinions{stub{armed: map[string]bool{}}}, Baseline: &Runner{Shield: newStub()}}
+	rep, err := r.Run(context.Background(), []string{"f.tsv"}, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := rep.Files[0].ByExpect["stop"]
+	if stop.Passed != 3 || stop.RulesPassed == nil || *stop.RulesPassed != 1 || stop.Labels["guardrail HIGH"] != 2 || stop.Labels["guardrail LOW"] != 1 || stop.Labels["no model asked"] != 1 {
+		t.Errorf("stop: %+v rules passed %v", stop, *stop.RulesPassed)
+	}
+	var buf bytes.Buffer
+	rep.WriteText(&buf)
+	want := "               model: guardrail HIGH=2 guardrail LOW=1 no model asked=1   rules alone passed 1, with the model 3\n"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("text report lacks %q:\n%s", want, buf.String())
+	}
+	b, _ := json.Marshal(rep)
+	if !bytes.Contains(b, []byte(`"labels":{"guardrail HIGH":2,"guardrail LOW":1,"no model asked":1},"rules_passed":1`)) {
+		t.Errorf("json: %s", b)
+	}
+	plain, _ := (&Runner{Shield: newStub()}).Run(context.Background(), []string{"f.tsv"}, cases)
+	if b, _ := json.Marshal(plain); bytes.Contains(b, []byte("labels")) || bytes.Contains(b, []byte("rules_passed")) {
+		t.Errorf("a run without a baseline reports labels: %s", b)
+	}
+}

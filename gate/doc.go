@@ -10,4 +10,12 @@
 // action and every finding's action floor (deny beats ask beats warn beats
 // allow). A panic or internal error inside analysis becomes a deny with a
 // clear reason (principle 7: fail closed inside).
+//
+// The later stage ([LaterStage]) runs analyzers that may call out — the
+// guardrail LLM of seed 001, the advisor of seed 004 — after the
+// deterministic stage, only where they can still change the outcome,
+// concurrently, within a budget of their own (3 s by default, and ending
+// 250 ms before the caller's deadline). An analyzer that fails or runs out
+// of time leaves a note on the verdict and its OnError action; a call
+// whose check is cancelled while a model judges it is refused.
 package gate

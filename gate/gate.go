@@ -61,6 +61,9 @@ type Options struct {
 	// Exists is handed to analyzers as analysis.Input.Exists; nil leaves
 	// existence unknown.
 	Exists func(path string) (exists, known bool)
+	// Later is the later stage (analyzers that may call out); the zero
+	// value has none.
+	Later LaterStage
 }
 
 // ChainWindow is the default history window of chain rules: the last 100
@@ -81,6 +84,7 @@ type Gate struct {
 	chains     []chain.Rule
 	tracked    func(ctx context.Context, project, path string) bool
 	exists     func(string) (bool, bool)
+	later      LaterStage
 }
 
 // New returns a Gate for opts.
@@ -96,6 +100,7 @@ func New(opts Options) *Gate {
 		chains:     opts.Chains,
 		tracked:    opts.Tracked,
 		exists:     opts.Exists,
+		later:      opts.Later,
 	}
 	if opts.StoreErr != nil {
 		g.storeNote = "chain memory off: " + opts.StoreErr.Error()
@@ -193,6 +198,7 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 		}
 	}
 	v = g.fuse(findings, effects, script)
+	v, notes = g.second(ctx, call, script, findings, effects, v, notes)
 	v.Notes = notes
 	if g.store != nil && call.Session != "" {
 		if v.Action == toolwall.Deny {

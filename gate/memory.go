@@ -28,6 +28,7 @@ const repetitionWeight = 0.5
 // without risk tags or without a session id, and every call when the gate
 // has no store, are not recorded. Errors are logged, never raised: memory is best effort.
 func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success bool) {
+	g.observe(ctx, call, success)
 	if g.store == nil || call.Session == "" {
 		return
 	}

@@ -55,6 +55,17 @@
 //	store     = "sqlite"  # or "jsonl"
 //	retention = "720h"
 //
+//	[llm]                 # the model the later stage asks (see LLM)
+//	base_url = "http://127.0.0.1:11434/v1"
+//	model    = "qwen2.5:7b"
+//
+//	[guardrail]           # seed 001's guardrail LLM (see Guardrail)
+//	enabled = true
+//
+//	[advisor]             # seed 004's advisor (see Advisor)
+//	enabled   = true
+//	threshold = 70        # 0 to 100 in steps of 10
+//
 // How the policy meets the gate: [Policy.Analyzer] turns the rules into
 // findings (evaluated on the shell reader's argv), which fuse with the
 // built-in analyzers' as usual (the strictest wins); then [Policy.Apply]

@@ -45,6 +45,11 @@ type Config struct {
 	Approvals Approvals `toml:"approvals"`
 	// Audit configures the audit store.
 	Audit Audit `toml:"audit"`
+	// LLM, Guardrail and Advisor configure the later stage's second
+	// opinions (see llm.go).
+	LLM       LLM       `toml:"llm"`
+	Guardrail Guardrail `toml:"guardrail"`
+	Advisor   Advisor   `toml:"advisor"`
 }
 
 // Approvals is the [approvals] table.
@@ -310,7 +315,7 @@ func (c *Config) check() error {
 	if p := c.Audit.Path; p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/") {
 		return fmt.Errorf("audit.path %q must be an absolute path or start with ~/", p)
 	}
-	return nil
+	return c.checkLLM()
 }
 
 // ThresholdsOr returns the configured thresholds, each missing one taken

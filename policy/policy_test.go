@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/advisors/guardrail"
 )
 
 type configCase struct{ name, want, body string }
@@ -101,4 +102,44 @@ func FuzzParse(f *testing.F) {
 			_ = c2
 		}
 	})
+}
+
+// TestSecondOpinions reads the [llm], [guardrail] and [advisor] tables
+// into the stages' settings.
+func TestSecondOpinions(t *testing.T) {
+	var body string
+	for _, c := range configCases(t) {
+		if c.name == "second opinions, full" {
+			body = c.body
+		}
+	}
+	cfg, err := Parse("x", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cfg.Members()
+	if len(m) != 3 || m[0].Model != "qwen2.5:7b" || m[0].Timeout.Milliseconds() != 2500 || m[0].MaxTokens != 200 {
+		t.Fatalf("members %+v", m)
+	}
+	if m[1].Model != "llama3.1:8b" || m[1].BaseURL != "http://127.0.0.1:11434/v1" || m[1].APIKeyEnv != "OLLAMA_KEY" || m[1].Timeout != m[0].Timeout {
+		t.Errorf("ensemble member does not inherit [llm]: %+v", m[1])
+	}
+	if m[2].Provider != "anthropic" || m[2].APIKeyEnv != "ANTHROPIC_API_KEY" {
+		t.Errorf("ensemble member %+v", m[2])
+	}
+	p := cfg.GuardrailPolicy()
+	if p.Threshold.String() != "MEDIUM" || !p.IgnoreUnknown || p.Action != toolwall.Deny || cfg.GuardrailWindow() != 10 {
+		t.Errorf("policy %+v window %d", p, cfg.GuardrailWindow())
+	}
+	e := cfg.GuardrailExperiences("/h")
+	if e.Dir != "/h/.config/toolwall/experiences" || e.MCPConfig != "/h/.claude.json" || len(e.DetectPorts) != 2 || len(e.Names) != 2 {
+		t.Errorf("experiences %+v", e)
+	}
+	if *cfg.Advisor.Threshold != 80 || !cfg.Advisor.Enabled {
+		t.Errorf("advisor %+v", cfg.Advisor)
+	}
+	var zero Config
+	if zero.GuardrailWindow() != 20 || zero.GuardrailPolicy() != (guardrail.Policy{}) {
+		t.Errorf("defaults: window %d, policy %+v", zero.GuardrailWindow(), zero.GuardrailPolicy())
+	}
 }

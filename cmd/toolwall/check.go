@@ -176,6 +176,13 @@ func writeVerdict(w io.Writer, call toolwall.Call, v toolwall.Verdict, id string
 	for _, n := range v.Notes {
 		fmt.Fprintf(&b, "note:    %s\n", n)
 	}
+	for _, o := range v.Opinions {
+		fmt.Fprintf(&b, "model:   %s %s: %s (%s; %d in + %d out tokens, %v)", o.Analyzer, o.Model, o.Label, o.Action, o.InputTokens, o.OutputTokens, o.Latency.Round(time.Millisecond))
+		if o.Explanation != "" {
+			fmt.Fprintf(&b, " %s", o.Explanation)
+		}
+		b.WriteString("\n")
+	}
 	if call.Tool == toolwall.ToolBash {
 		fmt.Fprintf(&b, "cwd:     %s   project: %s   home: %s   context: %s\n", call.Cwd, call.Project, call.Home, call.Context)
 		if len(v.Commands) > 0 {

@@ -9,11 +9,12 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/eval"
+	"github.com/toolwall/toolwall/policy"
 )
 
 func newEval() *cobra.Command {
 	var (
-		asJSON             bool
+		asJSON, withLLM    bool
 		expect             string
 		cwd, project, home string
 	)
@@ -38,6 +39,12 @@ install puts them under that home (~/go/bin/toolwall,
 where this binary happens to be, so the verdicts are the same on every
 machine. Nothing is read from the file system.
 
+With --llm every case is also put to the model of the configuration's
+[llm] table (the guardrail, on whatever [guardrail] enabled says, and the
+advisor when [advisor] is enabled), and the report adds per expectation
+how the model's labels spread and how many cases the rules alone passed:
+what the model adds over the rules on your own cases.
+
 Exit status: 0 when every case passed, 4 when some failed, 1 on usage errors.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
@@ -56,11 +63,16 @@ Exit status: 0 when every case passed, 4 when some failed, 1 on usage errors.`,
 			places := eval.Places{Cwd: orDefault(cwd, eval.DefaultProject), Home: orDefault(home, eval.DefaultHome)}
 			places.Project = orDefault(project, places.Cwd)
 			r := &eval.Runner{
-				Shield: newEngine(cfg, engine.Options{}),
+				Shield: newEngine(cfg, engine.Options{Guardrail: withLLM}),
 				Fresh: func() toolwall.Shield {
-					return newEngine(cfg, engine.Options{Memory: engine.Volatile})
+					return newEngine(cfg, engine.Options{Memory: engine.Volatile, Guardrail: withLLM})
 				},
 				Places: places,
+			}
+			if withLLM {
+				if r.Baseline, err = rulesAlone(cfg, places); err != nil {
+					return err
+				}
 			}
 			rep, err := r.Run(cmd.Context(), files, cases)
 			if err != nil {
@@ -88,5 +100,23 @@ Exit status: 0 when every case passed, 4 when some failed, 1 on usage errors.`,
 	cmd.Flags().StringVar(&cwd, "cwd", "", "working directory of cases that give none (default /workspace/app)")
 	cmd.Flags().StringVar(&project, "project", "", "project root of cases that give none (default --cwd)")
 	cmd.Flags().StringVar(&home, "home", "", "home directory of cases that give none (default /home/user)")
+	cmd.Flags().BoolVar(&withLLM, "llm", false, "also ask the configured model (the guardrail, and the advisor when enabled) and report how its labels spread")
 	return cmd
+}
+
+// rulesAlone is the runner of eval --llm's baseline: the same
+// configuration with the later stage off.
+func rulesAlone(cfg *policy.Config, places eval.Places) (*eval.Runner, error) {
+	if cfg.LLM.BaseURL == "" || cfg.LLM.Model == "" {
+		return nil, fmt.Errorf("eval --llm needs a model: set base_url and model in the configuration's [llm] table")
+	}
+	rules := *cfg
+	rules.Guardrail.Enabled, rules.Advisor.Enabled = false, false
+	return &eval.Runner{
+		Shield: newEngine(&rules, engine.Options{}),
+		Fresh: func() toolwall.Shield {
+			return newEngine(&rules, engine.Options{Memory: engine.Volatile})
+		},
+		Places: places,
+	}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/llm/helper"
 	"github.com/toolwall/toolwall/policy"
 )
 
@@ -43,11 +44,16 @@ func logger() *slog.Logger {
 }
 
 // newEngine builds the engine a command uses, with the configuration file
-// of --config protected as one of toolwall's own files.
+// of --config protected as one of toolwall's own files, and the model
+// clients of the later stage: the toolwall-llm helper beside this binary,
+// run only when a stage asks a model, so this binary links no model SDK
+// and the hook starts as fast as without the stage.
 func newEngine(cfg *policy.Config, opts engine.Options) *engine.Engine {
 	opts.Config = cfg
 	opts.ConfigPath = configPath
 	opts.Logger = logger()
+	opts.Dial = helper.Open
+	opts.DetectMCP = helper.Detector(opts.Logger)
 	return engine.New(opts)
 }
 

@@ -59,8 +59,15 @@ type Options struct {
 	// $TOOLWALL_STATE, then memory.state of the configuration, then
 	// session.DefaultPath).
 	State string
-	// Memory selects session memory (default NoMemory).
+	// Memory selects session memory (default NoMemory). It is ignored
+	// when Store is set.
 	Memory Memory
+	// Store, when set, is the session store to use instead of one the
+	// engine opens itself: a store shared by several engines (a server
+	// swaps its engine when the policy is reloaded) or one the engine
+	// cannot open (session/postgres). The caller owns it: Close leaves it
+	// open.
+	Store session.Store
 	// Places says which own files the self analyzer protects (default
 	// Layout).
 	Places Places
@@ -77,8 +84,9 @@ type Options struct {
 // use; Close releases the store.
 type Engine struct {
 	*gate.Gate
-	store session.Store
-	state string
+	store  session.Store
+	shared bool // store came from Options.Store: not closed by Close
+	state  string
 }
 
 // New builds the engine for opts. It does not fail: a state database that
@@ -95,7 +103,11 @@ func New(opts Options) *Engine {
 	}
 	e := &Engine{}
 	var storeErr error
-	switch opts.Memory {
+	memory := opts.Memory
+	if opts.Store != nil {
+		e.store, e.shared, memory = opts.Store, true, NoMemory
+	}
+	switch memory {
 	case Volatile:
 		e.store = session.NewMemory(session.Options{Calls: calls(cfg), Retention: cfg.Memory.Retention.Duration})
 	case Persistent:
@@ -159,8 +171,12 @@ func (e *Engine) Store() session.Store { return e.store }
 // memory, the one that would be used ("" when it cannot be located).
 func (e *Engine) StatePath() string { return e.state }
 
-// Close closes the session store, if any.
+// Close closes the session store the engine opened, if any; a store
+// passed in Options.Store stays open.
 func (e *Engine) Close() error {
+	if e.shared {
+		return nil
+	}
 	if c, ok := e.store.(interface{ Close() error }); ok {
 		return c.Close()
 	}

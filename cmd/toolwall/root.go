@@ -26,6 +26,7 @@ func newRoot() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&configPath, "config", "", "configuration file (default $TOOLWALL_CONFIG, else $XDG_CONFIG_HOME/toolwall/config.toml, else ~/.config/toolwall/config.toml)")
 	root.AddCommand(newCheck(), newHook(), newEval(), newVersion())
+	root.AddCommand(newNet()...)
 	return root
 }
 

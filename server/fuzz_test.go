@@ -41,6 +41,7 @@ func FuzzRequest(f *testing.F) {
 			path = api.PathDecide
 		}
 		req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+		req.Host = "127.0.0.1:8765"
 		req.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -126,6 +127,13 @@ func (s *Server) wrap(name string, auth bool, h handler) http.Handler {
 			s.metrics.requestTime.WithLabelValues(name).Observe(time.Since(start).Seconds())
 		}()
 		tenant := localTenant
+		if len(s.tenants) == 0 && !loopbackHost(r.Host) {
+			// Without tokens only local clients may talk to the server; a
+			// web page that rebinds its own name to 127.0.0.1 still sends
+			// its name in Host.
+			s.fail(w, http.StatusForbidden, "forbidden", "this server has no bearer tokens and answers only requests addressed to localhost, 127.0.0.1 or [::1]")
+			return
+		}
 		if auth && len(s.tenants) > 0 {
 			var ok bool
 			if tenant, ok = s.authenticate(r); !ok {
@@ -136,6 +144,20 @@ func (s *Server) wrap(name string, auth bool, h handler) http.Handler {
 		}
 		h(w, r, tenant)
 	})
+}
+
+// loopbackHost reports whether a Host header names this machine's
+// loopback interface.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // authenticate returns the tenant of the request's bearer token. Tokens

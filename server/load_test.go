@@ -1,11 +1,13 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -252,3 +254,31 @@ func BenchmarkDecide(b *testing.B) {
 
 // netListen listens on a loopback port.
 func netListen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
+
+// BenchmarkHandler measures one decision through the server's handler
+// without a network: decoding, the engine, metrics, audit and encoding.
+func BenchmarkHandler(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "config.toml")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	srv, err := server.New(server.Options{ConfigPath: path})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := srv.Handler()
+	body := []byte(`{"tool":"Bash","input":{"command":"go test ./... 2>&1 | tail -20"},"cwd":"/w","home":"/home/u"}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			w := httptest.NewRecorder()
+			req := httptest.NewRequest(http.MethodPost, api.PathDecide, bytes.NewReader(body))
+			req.Host = "127.0.0.1:8765"
+			h.ServeHTTP(w, req)
+			if w.Code != http.StatusOK {
+				b.Fatal(w.Code)
+			}
+		}
+	})
+}

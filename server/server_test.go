@@ -472,3 +472,36 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestNoTokenLoopbackHost: a server without tokens answers only requests
+// addressed to loopback, so a web page that rebinds its name to
+// 127.0.0.1 cannot use it; and it takes JSON bodies only, so a page's
+// form post is refused too.
+func TestNoTokenLoopbackHost(t *testing.T) {
+	srv := start(t, server.Options{Tokens: []string{}})
+	body := `{"tool":"Bash","input":{"command":"ls"}}`
+	for _, c := range []struct {
+		host, ctype string
+		want        int
+	}{
+		{"", "application/json", 200},
+		{"localhost:8765", "application/json", 200},
+		{"[::1]:8765", "application/json", 200},
+		{"attacker.example:8765", "application/json", 403},
+		{"", "text/plain", 415},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, srv.url+api.PathDecide, strings.NewReader(body))
+		if c.host != "" {
+			req.Host = c.host
+		}
+		req.Header.Set("Content-Type", c.ctype)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("Host %q, %s: %d, want %d", c.host, c.ctype, resp.StatusCode, c.want)
+		}
+	}
+}

@@ -204,7 +204,7 @@ type Error struct {
 
 // ErrorDetail says what went wrong.
 type ErrorDetail struct {
-	// Code is stable: "bad_request", "unauthorized", "too_large",
+	// Code is stable: "bad_request", "unauthorized", "forbidden", "too_large",
 	// "unsupported_media_type", "not_found", "method_not_allowed",
 	// "unavailable", "internal".
 	Code string `json:"code"`

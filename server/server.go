@@ -305,9 +305,9 @@ func (s *Server) call(tenant string, c api.Call) (toolwall.Call, error) {
 	case c.Context != "" && c.Context != string(toolwall.UserContext) && c.Context != string(toolwall.RootContext):
 		return toolwall.Call{}, fmt.Errorf(`"context" must be "user" or "root", not %q`, c.Context)
 	}
-	for name, p := range map[string]string{"cwd": c.Cwd, "project": c.Project, "home": c.Home} {
-		if p != "" && (p[0] != '/' || len(p) > 4096) {
-			return toolwall.Call{}, fmt.Errorf("%q must be an absolute path of at most 4096 bytes, not %q", name, p)
+	for _, f := range [...]struct{ name, path string }{{"cwd", c.Cwd}, {"project", c.Project}, {"home", c.Home}} {
+		if f.path != "" && (f.path[0] != '/' || len(f.path) > 4096) {
+			return toolwall.Call{}, fmt.Errorf("%q must be an absolute path of at most 4096 bytes, not %q", f.name, f.path)
 		}
 	}
 	call := toolwall.Call{

@@ -43,7 +43,6 @@ func (p *Proxy) judge(ctx context.Context, name string, args json.RawMessage) ju
 			c.Cwd = p.opts.Cwd
 		}
 		c.Project, c.Home = p.opts.Project, p.opts.Home
-		c.Caller = ToolID(p.opts.Name, name)
 		mapped[i] = c
 		v := p.evaluate(ctx, c)
 		if i == 0 || v.Action > j.verdict.Action || v.Action == j.verdict.Action && v.Score > j.verdict.Score {
@@ -117,7 +116,7 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	v := j.verdict
 	tool := ToolID(p.opts.Name, name)
 	rec := audit.Record{
-		ID: j.id, At: start.UTC(), Driver: "mcp-proxy", Session: p.opts.Session, Caller: tool,
+		ID: j.id, At: start.UTC(), Driver: "mcp-proxy", Session: p.opts.Session,
 		Tool: tool, Input: req.Params.Arguments, Verdict: v, Elapsed: time.Since(start),
 	}
 	if err := p.audit.Record(ctx, rec); err != nil {

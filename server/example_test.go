@@ -38,5 +38,6 @@ func Example() {
 
 	stop()
 	<-done
+	srv.Close()
 	// Output: deny rm.dangerous-target <nil>
 }

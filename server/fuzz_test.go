@@ -33,6 +33,7 @@ func FuzzRequest(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	defer srv.Close()
 	h := srv.Handler()
 	f.Fuzz(func(t *testing.T, path string, body []byte) {
 		switch path {

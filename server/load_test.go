@@ -227,6 +227,7 @@ func BenchmarkDecide(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer srv.Close()
 	hs := &http.Server{Handler: srv.Handler()}
 	ln, err := netListen()
 	if err != nil {
@@ -263,6 +264,7 @@ func BenchmarkHandler(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer srv.Close()
 	h := srv.Handler()
 	body := []byte(`{"tool":"Bash","input":{"command":"go test ./... 2>&1 | tail -20"},"cwd":"/w","home":"/home/u"}`)
 	b.ReportAllocs()

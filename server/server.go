@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +89,10 @@ type Server struct {
 	reloadErr atomic.Pointer[string]
 	reloadMu  sync.Mutex // one reload at a time
 	draining  atomic.Bool
+
+	jobs      chan job      // decisions for the workers
+	quit      chan struct{} // closed by Close
+	closeOnce sync.Once
 }
 
 // loaded is a policy in force with the engine built from it.
@@ -135,6 +140,10 @@ func New(opts Options) (*Server, error) {
 	}
 	s.install(cfg, version)
 	s.routes()
+	s.jobs, s.quit = make(chan job), make(chan struct{})
+	for range 4 * runtime.GOMAXPROCS(0) {
+		go s.work()
+	}
 	return s, nil
 }
 
@@ -287,9 +296,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// Close releases the engine in force; the store passed in Options stays
-// open for its owner to close.
-func (s *Server) Close() error { return s.current.Load().eng.Close() }
+// Close stops the server's workers and releases the engine in force;
+// the store passed in Options stays open for its owner to close. Call it
+// after Serve has returned.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() { close(s.quit) })
+	return s.current.Load().eng.Close()
+}
 
 // call turns a request's call into the call the engine judges, with the
 // session id prefixed by the tenant. It rejects what the engine could
@@ -320,28 +333,59 @@ func (s *Server) call(tenant string, c api.Call) (toolwall.Call, error) {
 	return call, nil
 }
 
+// job is one decision handed to a worker.
+type job struct {
+	ctx  context.Context
+	eng  *engine.Engine
+	call toolwall.Call
+	out  chan toolwall.Verdict // buffered: a worker never blocks on it
+}
+
+// work decides jobs until the server closes. Workers live as long as the
+// server, so the deep stacks the shell reader needs are grown once, not
+// once per request (a goroutine per decision spent about a tenth of the
+// handler's time copying stacks).
+func (s *Server) work() {
+	for {
+		select {
+		case <-s.quit:
+			return
+		case j := <-s.jobs:
+			j.out <- s.decideSafely(j)
+		}
+	}
+}
+
+// decideSafely runs the engine, turning a panic into a deny.
+func (s *Server) decideSafely(j job) (v toolwall.Verdict) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.metrics.panics.Inc()
+			s.log.Error("toolwall serve: panic in evaluation", "tool", j.call.Tool, "panic", p)
+			v = internalError(p)
+		}
+	}()
+	return j.eng.Evaluate(j.ctx, j.call)
+}
+
 // evaluate judges call within the decision time limit; past it, or when
-// the engine panics, the call is denied.
+// the engine panics, the call is denied. A decision that overruns leaves
+// its worker busy, so a replacement is started.
 func (s *Server) evaluate(ctx context.Context, eng *engine.Engine, call toolwall.Call) toolwall.Verdict {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
-	done := make(chan toolwall.Verdict, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.metrics.panics.Inc()
-				s.log.Error("toolwall serve: panic in evaluation", "tool", call.Tool, "panic", p)
-				done <- internalError(p)
-			}
-		}()
-		done <- eng.Evaluate(ctx, call)
-	}()
+	j := job{ctx: ctx, eng: eng, call: call, out: make(chan toolwall.Verdict, 1)}
 	select {
-	case v := <-done:
-		return v
+	case s.jobs <- j:
+		select {
+		case v := <-j.out:
+			return v
+		case <-ctx.Done():
+			go s.work()
+		}
 	case <-ctx.Done():
-		return toolwall.Refusal("server", toolwall.RuleTimeout, fmt.Sprintf("toolwall could not finish checking this call within %v, so it is refused rather than let through unchecked. Retry.", s.opts.Timeout))
 	}
+	return toolwall.Refusal("server", toolwall.RuleTimeout, fmt.Sprintf("toolwall could not finish checking this call within %v, so it is refused rather than let through unchecked. Retry.", s.opts.Timeout))
 }
 
 // internalError is the refusal for a panic p.

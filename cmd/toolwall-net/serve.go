@@ -15,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/server"
 	"github.com/toolwall/toolwall/session"
 	"github.com/toolwall/toolwall/session/postgres"
@@ -118,28 +120,28 @@ func loopbackOnly(listen string) (string, bool, error) {
 	return net.JoinHostPort("127.0.0.1", port), true, nil
 }
 
-// openStore opens the session memory --store names.
-func openStore(ctx context.Context, f serveFlags) (session.Store, string, error) {
+// openStore opens the session memory --store names, keeping at least
+// the chain window's calls per session (memory.calls, at least 100) for
+// memory.retention. The store outlives policy reloads: a changed
+// [memory] table takes effect on restart.
+func openStore(ctx context.Context, f serveFlags, cfg *policy.Config) (session.Store, string, error) {
+	opts := session.Options{Calls: max(cfg.Memory.Calls, gate.ChainWindow.Calls), Retention: cfg.Memory.Retention.Duration}
 	switch f.store {
 	case "memory":
-		return session.NewMemory(session.Options{Calls: 100}), "memory", nil
+		return session.NewMemory(opts), "memory", nil
 	case "sqlite":
-		cfg, err := loadConfig()
-		if err != nil {
-			return nil, "", err
-		}
 		path, err := engine.StatePath(f.state, cfg)
 		if err != nil {
 			return nil, "", err
 		}
-		st, err := session.Open(path, session.Options{Calls: max(cfg.Memory.Calls, 100), Retention: cfg.Memory.Retention.Duration})
+		st, err := session.Open(path, opts)
 		return st, "sqlite " + path, err
 	case "postgres":
 		dsn := f.pg
 		if dsn == "" {
 			dsn = os.Getenv(envPostgres)
 		}
-		st, err := postgres.Open(ctx, dsn, postgres.Options{Schema: f.schema, Session: session.Options{Calls: 100}})
+		st, err := postgres.Open(ctx, dsn, postgres.Options{Schema: f.schema, Session: opts})
 		return st, "postgres schema " + f.schema, err
 	}
 	return nil, "", fmt.Errorf("--store %q: want sqlite, memory or postgres", f.store)
@@ -163,7 +165,11 @@ func serve(ctx context.Context, f serveFlags) error {
 			log.Warn("toolwall serve: no bearer token: any local process can use this server; set --token-file or $TOOLWALL_TOKEN to serve other machines")
 		}
 	}
-	st, what, err := openStore(ctx, f)
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	st, what, err := openStore(ctx, f, cfg)
 	if err != nil {
 		return fmt.Errorf("session store: %w", err)
 	}

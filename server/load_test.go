@@ -1,3 +1,5 @@
+//go:build unix
+
 package server_test
 
 import (
@@ -15,6 +17,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -49,11 +52,28 @@ type loadResult struct {
 	decisions, requests, errors int
 	elapsed                     time.Duration
 	p50, p99                    time.Duration
+	// cpu is the CPU time this process (load generator and server
+	// together; not a database server) spent during the run.
+	cpu time.Duration
 }
 
+// String reports the run. The CPU time per decision bounds what the
+// machine could do with its cores to itself (2 cores: 2 s of CPU per
+// second), whatever else ran beside the test.
 func (r loadResult) String() string {
-	return fmt.Sprintf("%d decisions (%d requests) in %v: %.0f decisions/s, p50 %v, p99 %v, %d errors",
-		r.decisions, r.requests, r.elapsed.Round(time.Millisecond), float64(r.decisions)/r.elapsed.Seconds(), r.p50, r.p99, r.errors)
+	per := r.cpu / time.Duration(max(r.decisions, 1))
+	return fmt.Sprintf("%d decisions (%d requests) in %v: %.0f decisions/s, p50 %v, p99 %v, %d errors; CPU %v per decision (client and server), at most %.0f decisions/s on %d idle cores",
+		r.decisions, r.requests, r.elapsed.Round(time.Millisecond), float64(r.decisions)/r.elapsed.Seconds(), r.p50, r.p99, r.errors,
+		per.Round(time.Microsecond), float64(runtime.NumCPU())*float64(time.Second)/float64(max(per, 1)), runtime.NumCPU())
+}
+
+// cpuTime returns the CPU time (user and system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // iteration is one worker's unit of work; it returns the decisions made
@@ -81,7 +101,7 @@ func load(t *testing.T, url string, it iteration) loadResult {
 		firstErr  atomic.Value
 		wg        sync.WaitGroup
 	)
-	began := time.Now()
+	began, cpu0 := time.Now(), cpuTime()
 	for w := range workers {
 		wg.Go(func() {
 			var lat []time.Duration
@@ -103,7 +123,7 @@ func load(t *testing.T, url string, it iteration) loadResult {
 		})
 	}
 	wg.Wait()
-	r := loadResult{decisions: int(decisions.Load()), requests: int(requests.Load()), errors: int(errs.Load()), elapsed: time.Since(began)}
+	r := loadResult{decisions: int(decisions.Load()), requests: int(requests.Load()), errors: int(errs.Load()), elapsed: time.Since(began), cpu: cpuTime() - cpu0}
 	slices.Sort(all)
 	if len(all) > 0 {
 		r.p50, r.p99 = all[len(all)/2], all[len(all)*99/100]

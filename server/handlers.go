@@ -83,6 +83,7 @@ type statusWriter struct {
 	code int
 }
 
+// WriteHeader remembers the first status.
 func (w *statusWriter) WriteHeader(code int) {
 	if w.code == 0 {
 		w.code = code
@@ -90,6 +91,7 @@ func (w *statusWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// Write counts an implicit 200.
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.code == 0 {
 		w.code = http.StatusOK

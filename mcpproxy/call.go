@@ -202,7 +202,7 @@ func (p *Proxy) resume(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 // its outcome in the audit log, and returns upstream's result as it is.
 func (p *Proxy) forward(ctx context.Context, req *mcp.CallToolRequest, j judged) (*mcp.CallToolResult, error) {
 	ran := time.Now()
-	res, err := p.upstream.CallTool(ctx, &mcp.CallToolParams{Meta: req.Params.Meta, Name: req.Params.Name, Arguments: rawArgs(req.Params.Arguments)})
+	res, err := p.upstream.CallTool(ctx, &mcp.CallToolParams{Meta: upstreamMeta(req.Params.Meta), Name: req.Params.Name, Arguments: rawArgs(req.Params.Arguments)})
 	success := err == nil && res != nil && !res.IsError
 	for _, c := range j.calls {
 		p.opts.Shield.RecordInvocation(ctx, c, success)
@@ -215,6 +215,26 @@ func (p *Proxy) forward(ctx context.Context, req *mcp.CallToolRequest, j judged)
 		p.log.Error("toolwall mcp-proxy: audit outcome not written", "decision", j.id, "err", err)
 	}
 	return res, err
+}
+
+// upstreamMeta is the client's _meta less what belongs to the client's
+// own connection: the per-request protocol version, client info and
+// capabilities (the proxy's connection upstream has its own, and a
+// version the upstream server does not speak would make it refuse the
+// call), and the progress token (progress is not relayed).
+func upstreamMeta(m mcp.Meta) mcp.Meta {
+	var out mcp.Meta
+	for k, v := range m {
+		switch k {
+		case mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, "progressToken":
+			continue
+		}
+		if out == nil {
+			out = mcp.Meta{}
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // rawArgs passes the arguments on byte for byte ({} when there were

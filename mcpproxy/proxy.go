@@ -50,6 +50,12 @@ type Options struct {
 	Cwd, Project, Home string
 	// Timeout bounds one decision (default DefaultTimeout).
 	Timeout time.Duration
+	// ProtocolVersion, when set, is the MCP protocol version the proxy
+	// asks the upstream server for ("2025-11-25"); empty means the SDK's
+	// latest, with its fallback. The SDK's stateful streamable HTTP
+	// servers refuse requests in the newest version after accepting
+	// server/discover, so toolwall-net pins LegacyProtocol for --upstream.
+	ProtocolVersion string
 	// Logger receives warnings (refusals, tool list changes) and errors;
 	// nil means slog.Default().
 	Logger *slog.Logger
@@ -125,11 +131,19 @@ func New(opts Options) (*Proxy, error) {
 // records: "mcp:<server>/<tool>".
 func ToolID(server, tool string) string { return "mcp:" + server + "/" + tool }
 
+// LegacyProtocol is the MCP protocol version of the initialize handshake
+// that every current server accepts.
+const LegacyProtocol = "2025-11-25"
+
 // Connect connects to the upstream server over t (an mcp.CommandTransport
 // for a server process, an mcp.StreamableClientTransport for a URL) and
 // takes its first tool listing, the one later listings are compared with.
 func (p *Proxy) Connect(ctx context.Context, t mcp.Transport) error {
-	cs, err := p.client.Connect(ctx, t, nil)
+	var opts *mcp.ClientSessionOptions
+	if p.opts.ProtocolVersion != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: p.opts.ProtocolVersion}
+	}
+	cs, err := p.client.Connect(ctx, t, opts)
 	if err != nil {
 		return fmt.Errorf("mcpproxy: connecting to the upstream server: %w", err)
 	}

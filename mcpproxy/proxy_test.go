@@ -60,13 +60,14 @@ func (s *sink) all() []audit.Record {
 
 // setup is a proxy between a test client and the mcptest server process.
 type setup struct {
-	proxy   *mcpproxy.Proxy
-	client  *mcp.ClientSession
-	audit   *sink
-	log     string // the server's call log
-	home    string
-	project string
-	changed chan struct{} // a tools/list_changed reached the client
+	proxy    *mcpproxy.Proxy
+	client   *mcp.ClientSession
+	audit    *sink
+	log      string // the server's call log
+	home     string
+	project  string
+	changed  chan struct{} // a tools/list_changed reached the client
+	protocol string        // the protocol version asked of upstream ("": latest)
 }
 
 // start runs the mcptest server as a process (this test binary re-run),
@@ -86,7 +87,7 @@ func (s *setup) connect(t *testing.T, upstream mcp.Transport, elicit func(contex
 	ctx := context.Background()
 	eng := engine.New(engine.Options{Memory: engine.Volatile})
 	t.Cleanup(func() { eng.Close() })
-	p, err := mcpproxy.New(mcpproxy.Options{Name: "test", Shield: eng, Audit: s.audit, Cwd: s.project, Project: s.project, Home: s.home})
+	p, err := mcpproxy.New(mcpproxy.Options{Name: "test", Shield: eng, Audit: s.audit, Cwd: s.project, Project: s.project, Home: s.home, ProtocolVersion: s.protocol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,11 +351,10 @@ func TestElicitation(t *testing.T) {
 func TestStreamableUpstream(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "calls.jsonl")
 	srv := mcptest.NewServer(log)
-	// Stateless: the SDK's stateful streamable server refuses the newest
-	// protocol version its own client picks after server/discover.
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	t.Cleanup(hs.Close) // after the proxy's cleanups, which close its connection
 	s := &setup{audit: &sink{}, log: log, home: t.TempDir(), project: t.TempDir(), changed: make(chan struct{}, 8)}
+	s.protocol = mcpproxy.LegacyProtocol
 	s.connect(t, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
 	ctx := context.Background()
 	if res, err := s.client.CallTool(ctx, &mcp.CallToolParams{Name: "run_command", Arguments: map[string]string{"command": "rm -rf ~"}}); err != nil || !res.IsError {

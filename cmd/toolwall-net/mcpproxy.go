@@ -63,7 +63,9 @@ func runProxy(ctx context.Context, f proxyFlags, args []string) error {
 	log := logger()
 	name := f.name
 	var upstream mcp.Transport
+	protocol := ""
 	if f.upstream != "" {
+		protocol = mcpproxy.LegacyProtocol
 		u, err := url.Parse(f.upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 			return fmt.Errorf("--upstream %q: want an http or https URL", f.upstream)
@@ -102,7 +104,7 @@ func runProxy(ctx context.Context, f proxyFlags, args []string) error {
 		defer e.Close()
 		shield = e
 	}
-	p, err := mcpproxy.New(mcpproxy.Options{Name: name, Shield: shield, Cwd: cwd, Project: cwd, Home: engine.UserHome(), Logger: log})
+	p, err := mcpproxy.New(mcpproxy.Options{Name: name, Shield: shield, Cwd: cwd, Project: cwd, Home: engine.UserHome(), Logger: log, ProtocolVersion: protocol})
 	if err != nil {
 		return err
 	}

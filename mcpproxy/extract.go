@@ -112,6 +112,16 @@ var (
 	contentKeys = []string{"content", "contents", "text", "data", "body", "newtext", "newstring", "newcontent", "filecontent", "code"}
 )
 
+// known reports whether key is one of the argument names above.
+func known(key string) bool {
+	for _, set := range [][]string{commandKeys, argvKeys, cwdKeys, urlKeys, sourceKeys, destKeys, pathKeys, contentKeys} {
+		if slices.Contains(set, key) {
+			return true
+		}
+	}
+	return false
+}
+
 // fold normalizes an argument name.
 func fold(key string) string {
 	return strings.Map(func(r rune) rune {
@@ -194,7 +204,11 @@ func looksLikeURL(s string) bool {
 //     the "cwd"/"working_directory" argument when that is absolute;
 //   - every URL (an argument named url, uri, …, or any string that is an
 //     absolute URL) is a WebFetch call;
-//   - path arguments (path, file_path, source, destination, …) are judged
+//   - a shell tool (its name says run, exec, shell, command, …) with no
+//     argument of a command name has each of its other strings judged as
+//     a command, so renaming the argument does not hide it;
+//   - path arguments (path, file_path, source, destination, …, and any
+//     other string that starts with "/" or "~/") are judged
 //     by what the tool's name says it does: a delete is the Bash call
 //     "rm -rf -- PATH", a move "mv -- SRC DST", a copy "cp -r -- SRC
 //     DST", a write a Write call with the content argument, a read a
@@ -281,6 +295,15 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 		// run_program {"args": ["rm", "-rf", "~"]}
 		bash(strings.Join(argvTail, " "), cwd)
 	}
+	if v == verbShell && len(out) == 0 {
+		// A shell tool whose command is under a name not listed
+		// ({"c": "rm -rf ~"}): every other string may be the command.
+		for _, x := range vals {
+			if !known(x.key) && x.s != "" {
+				bash(x.s, cwd)
+			}
+		}
+	}
 
 	// URLs anywhere.
 	for _, x := range vals {
@@ -312,6 +335,9 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 			plain = append(plain, abs(x.s))
 		case slices.Contains(contentKeys, x.key) && x.array == 0:
 			content, hasContent = content+x.s, true
+		case !known(x.key) && v != verbShell && (strings.HasPrefix(x.s, "/") || strings.HasPrefix(x.s, "~/")):
+			// A path under a name not listed ({"p": "~/.bashrc"}).
+			plain = append(plain, abs(x.s))
 		}
 	}
 	if v == verbWrite || hasContent && v != verbRead {

@@ -218,7 +218,8 @@ func looksLikeURL(s string) bool {
 // Relative paths are resolved against p.Cwd and "~/" against p.Home. A
 // call with none of these arguments yields nothing: the proxy judges it
 // under its own tool id, which no analyzer watches. Arguments that are
-// not a JSON object (empty means {}), or exceed MaxDepth or MaxStrings,
+// not a JSON object (empty means {}), name a key twice in one object
+// (parsers disagree on which value wins), or exceed MaxDepth or MaxStrings,
 // are an error matching ErrArguments; the proxy refuses the call.
 // Descriptions and annotations of the tool are never consulted.
 func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, error) {
@@ -235,6 +236,9 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 	}
 	if _, ok := root.(map[string]any); !ok {
 		return nil, fmt.Errorf("%w: not a JSON object", ErrArguments)
+	}
+	if err := uniqueKeys(args); err != nil {
+		return nil, err
 	}
 	var vals []value
 	arrays := 0
@@ -368,6 +372,59 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 		}
 	}
 	return out, nil
+}
+
+// uniqueKeys refuses an object that names a key twice: parsers disagree
+// on which value wins ({"command":"ls","command":"rm -rf ~"}), and the
+// value judged must be the value the server runs.
+func uniqueKeys(args json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	type frame struct {
+		object bool
+		keys   map[string]bool
+		key    bool // the next token in this object is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // io.EOF: done; a syntax error was reported by the decoding before
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object && top.key {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 {
+					stack[len(stack)-1].key = stack[len(stack)-1].object
+				}
+				continue
+			}
+			k, _ := tok.(string)
+			if top.keys[k] {
+				return fmt.Errorf("%w: the key %q appears twice in one object", ErrArguments, k)
+			}
+			top.keys[k] = true
+			top.key = false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{object: true, keys: map[string]bool{}, key: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+			continue
+		case json.Delim(']'), json.Delim('}'):
+			stack = stack[:len(stack)-1]
+		}
+		// A value ended: in an object the next token is a key.
+		if len(stack) > 0 && stack[len(stack)-1].object {
+			stack[len(stack)-1].key = true
+		}
+	}
 }
 
 // quote quotes s as one shell word.

@@ -26,7 +26,8 @@ const (
 )
 
 // ErrArguments is matched by every error Extract returns: arguments that
-// are not a JSON object, or exceed MaxDepth or MaxStrings.
+// are not a JSON object, name a key twice in one object, or exceed
+// MaxDepth or MaxStrings.
 var ErrArguments = errors.New("mcpproxy: arguments cannot be read")
 
 // Places are where a call runs, to resolve relative paths and "~".

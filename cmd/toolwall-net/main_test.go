@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,6 +94,43 @@ func TestProxyProcess(t *testing.T) {
 	cs.Close()
 	if !strings.Contains(stderr.String(), "mcp:shell/run_command") {
 		t.Errorf("the proxy did not log the refusal:\n%s", stderr.String())
+	}
+}
+
+// TestProxyUpstreamURL: the proxy process in front of a server reached
+// over streamable HTTP (the SDK's stateful server), with a client that
+// speaks the newest protocol version.
+func TestProxyUpstreamURL(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	srv := mcptest.NewServer(log)
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(hs.Close)
+	cmd := exec.Command(bin, "mcp-proxy", "--upstream", hs.URL)
+	cmd.Env = scratchEnv(t)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for cmd, refused := range map[string]bool{"curl http://169.254.169.254/latest/meta-data/iam/": true, "git log -1": false} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_command", Arguments: map[string]string{"command": cmd}})
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", cmd, err, stderr.String())
+		}
+		if res.IsError != refused {
+			t.Errorf("%s: isError %v, want %v", cmd, res.IsError, refused)
+		}
+	}
+	entries, err := mcptest.ReadLog(log)
+	if err != nil || len(entries) != 1 || !strings.Contains(string(entries[0].Args), "git log") {
+		t.Errorf("the server received %+v (%v), want only git log", entries, err)
+	}
+	cs.Close()
+	if !strings.Contains(stderr.String(), "mcp:127.0.0.1/run_command") {
+		t.Errorf("the tool id does not name the upstream host:\n%s", stderr.String())
 	}
 }
 

@@ -65,8 +65,15 @@ type Options struct {
 	// $TOOLWALL_STATE, then memory.state of the configuration, then
 	// session.DefaultPath).
 	State string
-	// Memory selects session memory (default NoMemory).
+	// Memory selects session memory (default NoMemory). It is ignored
+	// when Store is set.
 	Memory Memory
+	// Store, when set, is the session store to use instead of one the
+	// engine opens itself: a store shared by several engines (a server
+	// swaps its engine when the policy is reloaded) or one the engine
+	// cannot open (session/postgres). The caller owns it: Close leaves it
+	// open.
+	Store session.Store
 	// Places says which own files the self analyzer protects (default
 	// Layout).
 	Places Places
@@ -103,6 +110,7 @@ type Options struct {
 type Engine struct {
 	*gate.Gate
 	store  session.Store
+	shared bool // store came from Options.Store: not closed by Close
 	state  string
 	policy *policy.Policy
 }
@@ -121,7 +129,11 @@ func New(opts Options) *Engine {
 	}
 	e := &Engine{}
 	var storeErr error
-	switch opts.Memory {
+	memory := opts.Memory
+	if opts.Store != nil {
+		e.store, e.shared, memory = opts.Store, true, NoMemory
+	}
+	switch memory {
 	case Volatile:
 		e.store = session.NewMemory(session.Options{Calls: calls(cfg), Retention: cfg.Memory.Retention.Duration})
 	case Persistent:
@@ -224,8 +236,12 @@ func (e *Engine) Store() session.Store { return e.store }
 // memory, the one that would be used ("" when it cannot be located).
 func (e *Engine) StatePath() string { return e.state }
 
-// Close closes the session store, if any.
+// Close closes the session store the engine opened, if any; a store
+// passed in Options.Store stays open.
 func (e *Engine) Close() error {
+	if e.shared {
+		return nil
+	}
 	if c, ok := e.store.(interface{ Close() error }); ok {
 		return c.Close()
 	}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwall/toolwall/policy"
+)
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+// run executes the command line and returns the exit status: 0, or 1
+// with the error on stderr.
+func run(args []string) int {
+	root := newRoot()
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "toolwall:", err)
+		return 1
+	}
+	return 0
+}
+
+// configPath is the --config flag.
+var configPath string
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "toolwall-net",
+		Short:         "toolwall's network drivers: the HTTP decision server and the MCP proxy",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.PersistentFlags().StringVar(&configPath, "config", "", "configuration file (default $TOOLWALL_CONFIG, else $XDG_CONFIG_HOME/toolwall/config.toml, else ~/.config/toolwall/config.toml)")
+	root.AddCommand(newServe(), newMCPProxy())
+	return root
+}
+
+// logger writes Info and above to stderr (stdout is the MCP proxy's
+// protocol stream).
+func logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// loadConfig reads the configuration of --config or the default place.
+func loadConfig() (*policy.Config, error) { return policy.Load(configPath) }

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/policy"
+	"github.com/toolwall/toolwall/server"
+	"github.com/toolwall/toolwall/session"
+	"github.com/toolwall/toolwall/session/postgres"
+)
+
+// Environment variables of serve.
+const (
+	envToken     = "TOOLWALL_TOKEN"      // one bearer token
+	envTokenFile = "TOOLWALL_TOKEN_FILE" // a file of bearer tokens
+	envPostgres  = "TOOLWALL_POSTGRES"   // the PostgreSQL connection string
+)
+
+type serveFlags struct {
+	listen, tokenFile, store, state, pg, schema string
+	maxBody                                     int64
+	timeout, reloadEvery                        time.Duration
+}
+
+func newServe() *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the HTTP decision server",
+		Long: `Run the HTTP decision server: POST /v1/decide, /v1/record, /v1/turn,
+GET /v1/rules, /v1/openapi.json, /healthz, /readyz, /metrics.
+
+Bearer tokens come from --token-file (one per line, "#" comments), else
+$TOOLWALL_TOKEN_FILE, else $TOOLWALL_TOKEN. Each token is a tenant whose
+sessions no other token sees. Without a token the server listens on
+loopback only, and says so.
+
+Session memory (--store): "sqlite" (default; the state file of the hook,
+--state or $TOOLWALL_STATE), "memory" (this process only), or "postgres"
+(shared by every replica on one database: --postgres, else
+$TOOLWALL_POSTGRES, else libpq's PG* variables).
+
+SIGHUP, or a change of the configuration file, reloads the policy; a
+broken policy keeps the one in force and logs the error. SIGINT or
+SIGTERM shut down gracefully, finishing the requests in flight.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return serve(cmd.Context(), f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:8765", "address to listen on")
+	fl.StringVar(&f.tokenFile, "token-file", "", "file of bearer tokens, one per line (default $TOOLWALL_TOKEN_FILE, else $TOOLWALL_TOKEN)")
+	fl.StringVar(&f.store, "store", "sqlite", "session memory: sqlite, memory or postgres")
+	fl.StringVar(&f.state, "state", "", "SQLite state file with --store sqlite (default $TOOLWALL_STATE, else the hook's)")
+	fl.StringVar(&f.pg, "postgres", "", "PostgreSQL connection string with --store postgres (default $TOOLWALL_POSTGRES, else PG* variables)")
+	fl.StringVar(&f.schema, "postgres-schema", postgres.DefaultSchema, "PostgreSQL schema of the tables")
+	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
+	fl.DurationVar(&f.timeout, "timeout", server.DefaultTimeout, "longest time one decision may take before the call is denied")
+	fl.DurationVar(&f.reloadEvery, "reload-every", 2*time.Second, "how often to check the configuration file for changes (0: only on SIGHUP)")
+	return cmd
+}
+
+// tokens reads the bearer tokens.
+func tokens(file string) ([]string, error) {
+	if file == "" {
+		file = os.Getenv(envTokenFile)
+	}
+	if file == "" {
+		if t := strings.TrimSpace(os.Getenv(envToken)); t != "" {
+			return []string{t}, nil
+		}
+		return nil, nil
+	}
+	fh, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("token file: %w", err)
+	}
+	defer fh.Close()
+	var out []string
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		if t := strings.TrimSpace(sc.Text()); t != "" && !strings.HasPrefix(t, "#") {
+			out = append(out, t)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("token file %s: %w", file, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("token file %s holds no token", file)
+	}
+	return out, nil
+}
+
+// loopbackOnly returns listen with its host replaced by 127.0.0.1 unless
+// it is a loopback address, and whether it changed it.
+func loopbackOnly(listen string) (string, bool, error) {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", false, fmt.Errorf("--listen %q: %w", listen, err)
+	}
+	if host == "localhost" {
+		return listen, false, nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return listen, false, nil
+	}
+	return net.JoinHostPort("127.0.0.1", port), true, nil
+}
+
+// openStore opens the session memory --store names, keeping at least
+// the chain window's calls per session (memory.calls, at least 100) for
+// memory.retention. The store outlives policy reloads: a changed
+// [memory] table takes effect on restart.
+func openStore(ctx context.Context, f serveFlags, cfg *policy.Config) (session.Store, string, error) {
+	opts := session.Options{Calls: max(cfg.Memory.Calls, gate.ChainWindow.Calls), Retention: cfg.Memory.Retention.Duration}
+	switch f.store {
+	case "memory":
+		return session.NewMemory(opts), "memory", nil
+	case "sqlite":
+		path, err := engine.StatePath(f.state, cfg)
+		if err != nil {
+			return nil, "", err
+		}
+		st, err := session.Open(path, opts)
+		return st, "sqlite " + path, err
+	case "postgres":
+		dsn := f.pg
+		if dsn == "" {
+			dsn = os.Getenv(envPostgres)
+		}
+		st, err := postgres.Open(ctx, dsn, postgres.Options{Schema: f.schema, Session: opts})
+		return st, "postgres schema " + f.schema, err
+	}
+	return nil, "", fmt.Errorf("--store %q: want sqlite, memory or postgres", f.store)
+}
+
+func serve(ctx context.Context, f serveFlags) error {
+	log := logger()
+	toks, err := tokens(f.tokenFile)
+	if err != nil {
+		return err
+	}
+	listen := f.listen
+	if len(toks) == 0 {
+		var moved bool
+		if listen, moved, err = loopbackOnly(listen); err != nil {
+			return err
+		}
+		if moved {
+			log.Warn("toolwall serve: no bearer token, so listening on loopback only", "asked", f.listen, "listen", listen)
+		} else {
+			log.Warn("toolwall serve: no bearer token: any local process can use this server; set --token-file or $TOOLWALL_TOKEN to serve other machines")
+		}
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	st, what, err := openStore(ctx, f, cfg)
+	if err != nil {
+		return fmt.Errorf("session store: %w", err)
+	}
+	defer st.Close()
+	srv, err := server.New(server.Options{
+		ConfigPath: configPath, Store: st, Tokens: toks, MaxBody: f.maxBody, Timeout: f.timeout, Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				_ = srv.Reload() // logged and counted
+			}
+		}
+	}()
+	if f.reloadEvery > 0 {
+		go srv.WatchPolicy(ctx, f.reloadEvery)
+	}
+	log.Info("toolwall serve: listening", "addr", ln.Addr().String(), "store", what, "tokens", len(toks))
+	err = srv.Serve(ctx, ln)
+	if err == nil || errors.Is(err, context.Canceled) {
+		log.Info("toolwall serve: stopped")
+		return nil
+	}
+	return err
+}

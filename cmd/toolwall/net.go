@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+)
+
+// netBinary is the program that runs the network drivers. They live in a
+// binary of their own (cmd/toolwall-net) so that this one, which the hook
+// starts for every tool call, does not initialize their libraries
+// (Prometheus, pgx, the MCP SDK: about 2 ms at start-up).
+const netBinary = "toolwall-net"
+
+// newNet returns `toolwall serve` and `toolwall mcp-proxy`, which run
+// toolwall-net with the same arguments.
+func newNet() []*cobra.Command {
+	mk := func(use, short string) *cobra.Command {
+		return &cobra.Command{
+			Use:                use,
+			Short:              short + " (runs " + netBinary + ")",
+			DisableFlagParsing: true,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				args = append([]string{cmd.Name()}, args...)
+				if configPath != "" {
+					args = append([]string{"--config", configPath}, args...)
+				}
+				return runNet(args)
+			},
+		}
+	}
+	return []*cobra.Command{
+		mk("serve", "Run the HTTP decision server"),
+		mk("mcp-proxy", "Stand between an MCP client and an MCP server, judging every tools/call"),
+	}
+}
+
+// findNet finds toolwall-net beside this executable, else on the PATH.
+func findNet() (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		p := filepath.Join(filepath.Dir(exe), netBinary)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(netBinary)
+	if err != nil {
+		return "", fmt.Errorf("%s is not installed beside toolwall nor on the PATH; install it with `go install ./cmd/toolwall-net` (or `go install ./cmd/...`)", netBinary)
+	}
+	return p, nil
+}
+
+// runNet runs toolwall-net with args, passing stdin, stdout, stderr and
+// signals through, and returns its exit status.
+func runNet(args []string) error {
+	p, err := findNet()
+	if err != nil {
+		return err
+	}
+	return execNet(p, args)
+}

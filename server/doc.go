@@ -1,0 +1,29 @@
+// Package server is toolwall's HTTP decision server: agents (or the
+// services that run them) send a tool call and get the verdict, report
+// what ran, and advance a session's turn, over JSON on HTTP (schema
+// "toolwall.v1", package server/api; OpenAPI document at
+// /v1/openapi.json). It holds no rules (DESIGN principle 6): every
+// decision comes from the engine of engine.New, rebuilt when the policy
+// is reloaded, over one session store shared by every engine and, with
+// session/postgres, by every replica.
+//
+// Endpoints: POST /v1/decide, /v1/record, /v1/turn; GET /v1/rules,
+// /v1/openapi.json, /healthz, /readyz, /metrics (Prometheus, on the
+// server's own registry; the default registry is never touched).
+//
+// Bearer tokens are tenants: a session id is kept as "<tenant>/<id>", so
+// one token's calls never read or arm another's chain. A server without
+// tokens answers only requests addressed to loopback. Bodies are bounded
+// ([Options.MaxBody]) and must be application/json; unknown fields are
+// refused. A decision is bounded in time ([Options.Timeout]) and a panic
+// while deciding is answered with a deny for that request. [Server.Serve]
+// shuts down gracefully. [Server.Reload] puts a new policy in force by
+// swapping an atomic pointer; a broken policy keeps the old one.
+//
+// Calls are judged against the default install layout under each call's
+// home (engine.Layout): the server's own files are on another machine
+// than the agent's.
+//
+// Every decision writes one audit.Record (driver "server") through
+// [Options.Audit]; /v1/record attaches the outcome.
+package server

@@ -1,0 +1,386 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analyzers"
+	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/chain"
+	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/hook"
+	"github.com/toolwall/toolwall/server/api"
+)
+
+//go:embed openapi.json
+var openapi []byte
+
+// localTenant is the tenant of every request when the server has no
+// tokens.
+const localTenant = "local"
+
+// methodOf returns the method of the endpoint at path, for 405 answers.
+func methodOf(path string) (string, bool) {
+	switch path {
+	case api.PathDecide, api.PathRecord, api.PathTurn:
+		return http.MethodPost, true
+	case api.PathRules, api.PathMetrics, api.PathOpenAPI, api.PathHealth, api.PathReady:
+		return http.MethodGet, true
+	}
+	return "", false
+}
+
+// routes registers every endpoint.
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.Handle("POST "+api.PathDecide, s.wrap("decide", true, s.decide))
+	m.Handle("POST "+api.PathRecord, s.wrap("record", true, s.record))
+	m.Handle("POST "+api.PathTurn, s.wrap("turn", true, s.turn))
+	m.Handle("GET "+api.PathRules, s.wrap("rules", true, s.rules))
+	m.Handle("GET "+api.PathMetrics, s.wrap("metrics", true, func(w http.ResponseWriter, r *http.Request, _ string) {
+		promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}).ServeHTTP(w, r)
+	}))
+	m.Handle("GET "+api.PathOpenAPI, s.wrap("openapi", false, func(w http.ResponseWriter, _ *http.Request, _ string) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openapi)
+	}))
+	m.Handle("GET "+api.PathHealth, s.wrap("healthz", false, func(w http.ResponseWriter, _ *http.Request, _ string) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	}))
+	m.Handle("GET "+api.PathReady, s.wrap("readyz", false, s.ready))
+	m.Handle("/", s.wrap("other", false, func(w http.ResponseWriter, r *http.Request, _ string) {
+		if method, ok := methodOf(r.URL.Path); ok {
+			w.Header().Set("Allow", method)
+			s.fail(w, http.StatusMethodNotAllowed, "method_not_allowed", r.URL.Path+" takes "+method)
+			return
+		}
+		s.fail(w, http.StatusNotFound, "not_found", "no endpoint "+r.Method+" "+r.URL.Path+"; see "+api.PathOpenAPI)
+	}))
+	s.mux = m
+}
+
+// handler is an endpoint's function; tenant is the authenticated tenant.
+type handler func(w http.ResponseWriter, r *http.Request, tenant string)
+
+// statusWriter remembers the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+// WriteHeader remembers the first status.
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write counts an implicit 200.
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// wrap adds authentication (when auth is set and the server has tokens),
+// panic recovery and request metrics to h. A panic in /v1/decide is
+// answered with a deny for that request; elsewhere with a 500.
+func (s *Server) wrap(name string, auth bool, h handler) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		w := &statusWriter{ResponseWriter: rw}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.metrics.panics.Inc()
+				s.log.Error("toolwall serve: panic in handler", "endpoint", name, "panic", p)
+				if w.code == 0 {
+					if name == "decide" {
+						s.respond(w, http.StatusOK, s.decision(audit.NewID(), internalError(p)))
+					} else {
+						s.fail(w, http.StatusInternalServerError, "internal", fmt.Sprintf("internal error: %v", p))
+					}
+				}
+			}
+			code := w.code
+			if code == 0 {
+				code = http.StatusOK
+			}
+			s.metrics.requests.WithLabelValues(name, strconv.Itoa(code)).Inc()
+			s.metrics.requestTime.WithLabelValues(name).Observe(time.Since(start).Seconds())
+		}()
+		tenant := localTenant
+		if len(s.tenants) == 0 && !loopbackHost(r.Host) {
+			// Without tokens only local clients may talk to the server; a
+			// web page that rebinds its own name to 127.0.0.1 still sends
+			// its name in Host.
+			s.fail(w, http.StatusForbidden, "forbidden", "this server has no bearer tokens and answers only requests addressed to localhost, 127.0.0.1 or [::1]")
+			return
+		}
+		if auth && len(s.tenants) > 0 {
+			var ok bool
+			if tenant, ok = s.authenticate(r); !ok {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="toolwall"`)
+				s.fail(w, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required (Authorization: Bearer <token>)")
+				return
+			}
+		}
+		h(w, r, tenant)
+	})
+}
+
+// loopbackHost reports whether a Host header names this machine's
+// loopback interface.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// authenticate returns the tenant of the request's bearer token. Tokens
+// are compared by their SHA-256, so the time taken does not depend on how
+// much of a guess matches.
+func (s *Server) authenticate(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	tenant, ok := s.tenants[sha256.Sum256([]byte(strings.TrimSpace(token)))]
+	return tenant, ok
+}
+
+// decode reads the JSON body of r into v: at most MaxBody bytes, one
+// object, no unknown fields, the schema version if any. On failure it
+// answers and returns false.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any, schema func() string) bool {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			s.fail(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "the body must be application/json")
+			return false
+		}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
+	if err := Decode(r.Body, v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.fail(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the body is larger than %d bytes; split the work into smaller calls", s.opts.MaxBody))
+		} else {
+			s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
+		}
+		return false
+	}
+	if v := schema(); v != "" && v != api.Schema {
+		s.fail(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("schema %q is not served here (this server speaks %q)", v, api.Schema))
+		return false
+	}
+	return true
+}
+
+// Decode reads exactly one JSON value from body into v, refusing unknown
+// fields and trailing data. It is the server's request decoding, exported
+// for its fuzz target and for clients that want to check a body first.
+func Decode(body io.Reader, v any) error {
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return err
+		}
+		return fmt.Errorf("the body is not a valid request: %w", err)
+	}
+	var extra json.RawMessage
+	if err := dec.Decode(&extra); err == nil {
+		return errors.New("the body is not a valid request: data after the JSON object")
+	} else if errors.As(err, new(*http.MaxBytesError)) {
+		return err
+	} else if !errors.Is(err, io.EOF) {
+		return fmt.Errorf("the body is not a valid request: data after the JSON object: %w", err)
+	}
+	return nil
+}
+
+// respond writes v as JSON with status code.
+func (s *Server) respond(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.log.Error("toolwall serve: cannot encode response", "err", err)
+		code, b = http.StatusInternalServerError, []byte(`{"schema":"`+api.Schema+`","error":{"code":"internal","message":"cannot encode the response"}}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// fail writes an error response.
+func (s *Server) fail(w http.ResponseWriter, code int, kind, msg string) {
+	s.respond(w, code, api.Error{Schema: api.Schema, Error: api.ErrorDetail{Code: kind, Message: msg}})
+}
+
+// decision is the response body for verdict v.
+func (s *Server) decision(id string, v toolwall.Verdict) api.Decision {
+	d := api.Decision{Schema: api.Schema, DecisionID: id, Verdict: v, Rules: v.Rules()}
+	if v.Action != toolwall.Allow {
+		d.Message = hook.Explain(v)
+	}
+	return d
+}
+
+// decide answers POST /v1/decide.
+func (s *Server) decide(w http.ResponseWriter, r *http.Request, tenant string) {
+	start := time.Now()
+	var req api.Call
+	if !s.decode(w, r, &req, func() string { return req.Schema }) {
+		return
+	}
+	call, err := s.call(tenant, req)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
+		return
+	}
+	id := audit.NewID()
+	v := s.evaluate(r.Context(), s.Engine(), call)
+	elapsed := time.Since(start)
+	s.metrics.observe(v, elapsed)
+	rec := audit.Record{
+		ID: id, At: start.UTC(), Driver: "server", Session: call.Session, Caller: call.Caller,
+		Tool: call.Tool, Input: call.Input, Verdict: v, Elapsed: elapsed,
+	}
+	if err := s.audit.Record(r.Context(), rec); err != nil {
+		s.metrics.auditErrors.Inc()
+		s.log.Error("toolwall serve: audit record not written", "decision", id, "err", err)
+	}
+	s.respond(w, http.StatusOK, s.decision(id, v))
+}
+
+// record answers POST /v1/record. A 200 means the call is in session
+// memory; when the store fails the answer is 503 and the client retries.
+func (s *Server) record(w http.ResponseWriter, r *http.Request, tenant string) {
+	var req api.Record
+	if !s.decode(w, r, &req, func() string { return req.Schema }) {
+		return
+	}
+	if req.Outcome == nil || req.Outcome.Success == nil {
+		s.fail(w, http.StatusBadRequest, "bad_request", `"outcome" with "success" is required`)
+		return
+	}
+	call, err := s.call(tenant, req.Call)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
+		return
+	}
+	ctx, slot := withSlot(r.Context())
+	s.Engine().RecordInvocation(ctx, call, *req.Outcome.Success)
+	if err := slot.get(); err != nil {
+		s.fail(w, http.StatusServiceUnavailable, "unavailable", "session memory did not record the call ("+err.Error()+"); retry")
+		return
+	}
+	if req.DecisionID != "" {
+		o := audit.Outcome{
+			Success: *req.Outcome.Success, ExitCode: req.Outcome.ExitCode, Truncated: req.Outcome.Truncated,
+			Duration: time.Duration(req.Outcome.DurationMS) * time.Millisecond, Error: req.Outcome.Error,
+		}
+		if err := s.audit.Outcome(r.Context(), req.DecisionID, o); err != nil {
+			s.metrics.auditErrors.Inc()
+			s.log.Error("toolwall serve: audit outcome not written", "decision", req.DecisionID, "err", err)
+		}
+	}
+	s.respond(w, http.StatusOK, api.Recorded{Schema: api.Schema, Recorded: true})
+}
+
+// turn answers POST /v1/turn.
+func (s *Server) turn(w http.ResponseWriter, r *http.Request, tenant string) {
+	var req api.Turn
+	if !s.decode(w, r, &req, func() string { return req.Schema }) {
+		return
+	}
+	if req.Session == "" || len(req.Session) > MaxSessionLen {
+		s.fail(w, http.StatusBadRequest, "bad_request", fmt.Sprintf(`"session" is required, at most %d bytes`, MaxSessionLen))
+		return
+	}
+	if s.store == nil {
+		s.respond(w, http.StatusOK, api.TurnState{Schema: api.Schema, Session: req.Session})
+		return
+	}
+	n, err := s.Engine().AdvanceTurn(r.Context(), tenant+"/"+req.Session)
+	if err != nil {
+		s.fail(w, http.StatusServiceUnavailable, "unavailable", "session memory did not advance the turn ("+err.Error()+")")
+		return
+	}
+	s.respond(w, http.StatusOK, api.TurnState{Schema: api.Schema, Session: req.Session, Turn: n})
+}
+
+// rules answers GET /v1/rules.
+func (s *Server) rules(w http.ResponseWriter, _ *http.Request, _ string) {
+	cur := s.current.Load()
+	th := cur.eng.Thresholds()
+	win := gate.ChainWindow
+	if cur.cfg.Memory.Calls > 0 {
+		win.Calls = cur.cfg.Memory.Calls
+	}
+	if cur.cfg.Memory.Turns > 0 {
+		win.Turns = cur.cfg.Memory.Turns
+	}
+	out := api.Rules{
+		Schema:     api.Schema,
+		Policy:     api.PolicyState{Source: cur.cfg.Source, Version: cur.version, LoadedAt: cur.at.Format(time.RFC3339)},
+		Thresholds: api.Thresholds{Warn: th.Warn, Block: th.Block},
+		Disabled:   append([]string{}, cur.cfg.Rules.Disable...),
+		Window:     api.Window{Calls: win.Calls, Turns: win.Turns},
+		Tools:      cur.eng.WatchedTools(),
+	}
+	if e := s.reloadErr.Load(); e != nil {
+		out.Policy.ReloadError = *e
+	}
+	for _, a := range analyzers.All() {
+		out.Analyzers = append(out.Analyzers, api.Analyzer{Name: a.Name, Doc: a.Doc, Tools: a.Tools})
+	}
+	for _, c := range chain.Rules {
+		out.Chains = append(out.Chains, api.Chain{ID: c.ID, Action: c.Action, Score: c.Score, Why: c.Why})
+	}
+	s.respond(w, http.StatusOK, out)
+}
+
+// ready answers GET /readyz: 200 while serving with a reachable store,
+// 503 while shutting down or when the store does not answer within 1 s.
+func (s *Server) ready(w http.ResponseWriter, r *http.Request, _ string) {
+	if s.draining.Load() {
+		s.fail(w, http.StatusServiceUnavailable, "unavailable", "shutting down")
+		return
+	}
+	if s.store != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
+		defer cancel()
+		if _, err := s.store.Turn(ctx, "toolwall/readyz"); err != nil {
+			s.fail(w, http.StatusServiceUnavailable, "unavailable", "session store unavailable: "+err.Error())
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte("ready\n"))
+}

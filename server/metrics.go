@@ -1,0 +1,79 @@
+package server
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/toolwall/toolwall"
+)
+
+// metrics are the server's Prometheus metrics, in a registry of its own.
+type metrics struct {
+	reg          *prometheus.Registry
+	decisions    *prometheus.CounterVec
+	ruleHits     *prometheus.CounterVec
+	decisionTime prometheus.Histogram
+	requests     *prometheus.CounterVec
+	requestTime  *prometheus.HistogramVec
+	storeErrors  *prometheus.CounterVec
+	auditErrors  prometheus.Counter
+	panics       prometheus.Counter
+	reloads      *prometheus.CounterVec
+	policyLoaded prometheus.Gauge
+}
+
+// newMetrics builds and registers the metrics. Nothing is registered with
+// the default registry.
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		decisions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolwall_decisions_total", Help: "Decisions by action.",
+		}, []string{"action"}),
+		ruleHits: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolwall_decision_rules_total", Help: "Rule ids carried by decisions, by action of the decision.",
+		}, []string{"action", "rule"}),
+		decisionTime: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "toolwall_decision_duration_seconds", Help: "Time to decide one call, decoding and encoding excluded.",
+			Buckets: prometheus.ExponentialBuckets(10e-6, 2.5, 12), // 10 µs to 0.6 s
+		}),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolwall_http_requests_total", Help: "HTTP requests by endpoint and status code.",
+		}, []string{"endpoint", "code"}),
+		requestTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "toolwall_http_request_duration_seconds", Help: "HTTP request latency by endpoint.",
+			Buckets: prometheus.ExponentialBuckets(20e-6, 2.5, 12),
+		}, []string{"endpoint"}),
+		storeErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolwall_store_errors_total", Help: "Session store operations that failed, by operation.",
+		}, []string{"op"}),
+		auditErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "toolwall_audit_errors_total", Help: "Audit records or outcomes the sink did not accept.",
+		}),
+		panics: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "toolwall_panics_total", Help: "Panics recovered while serving (each answered with a deny or a 500).",
+		}),
+		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "toolwall_policy_reloads_total", Help: "Policy reloads by result: ok, unchanged, error (the policy in force stays).",
+		}, []string{"result"}),
+		policyLoaded: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "toolwall_policy_loaded_timestamp_seconds", Help: "When the policy in force was loaded (Unix time).",
+		}),
+	}
+	m.reg.MustRegister(m.decisions, m.ruleHits, m.decisionTime, m.requests, m.requestTime,
+		m.storeErrors, m.auditErrors, m.panics, m.reloads, m.policyLoaded,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// observe counts one decision.
+func (m *metrics) observe(v toolwall.Verdict, elapsed time.Duration) {
+	action := v.Action.String()
+	m.decisions.WithLabelValues(action).Inc()
+	for _, r := range v.Rules() {
+		m.ruleHits.WithLabelValues(action, r).Inc()
+	}
+	m.decisionTime.Observe(elapsed.Seconds())
+}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/policy"
 )
 
@@ -47,3 +49,18 @@ func logger() *slog.Logger {
 
 // loadConfig reads the configuration of --config or the default place.
 func loadConfig() (*policy.Config, error) { return policy.Load(configPath) }
+
+// openAudit opens the audit store the configuration names ([audit]),
+// beside the state database of --state (the hook's by default): a nil
+// Sink when auditing is off. The caller closes the returned Store.
+func openAudit(cfg *policy.Config, state string) (audit.Sink, audit.Store, error) {
+	path, err := engine.StatePath(state, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := engine.StoresFor(cfg, path).Audit()
+	if st == nil {
+		return nil, nil, nil
+	}
+	return st, st, nil
+}

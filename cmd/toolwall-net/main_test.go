@@ -20,6 +20,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/audit/jsonlstore"
 	"github.com/toolwall/toolwall/mcpproxy/mcptest"
 	"github.com/toolwall/toolwall/server/api"
 	"github.com/toolwall/toolwall/server/client"
@@ -256,3 +259,27 @@ func waitFor(t *testing.T, cond func() bool, msg string) {
 
 // contains reports whether the decision carries rule.
 func contains(d api.Decision, rule string) bool { return slices.Contains(d.Rules, rule) }
+
+// TestServeAudits: serve writes an audit record per decision into the
+// store the configuration names ([audit], jsonl here), so a deny the
+// server gave can be found afterwards.
+func TestServeAudits(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "config.toml")
+	trail := filepath.Join(dir, "audit.jsonl")
+	if err := os.WriteFile(conf, []byte("[audit]\nstore = \"jsonl\"\npath = \""+trail+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startServe(t, scratchEnv(t, "TOOLWALL_TOKEN=s3cret"), "--config", conf, "--store", "memory", "--listen", "127.0.0.1:0")
+	c := client.New(p.url, client.Options{Token: "s3cret"})
+	d, err := c.Decide(context.Background(), api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"rm -rf /"}`), Cwd: "/w", Session: "s1"})
+	if err != nil || d.Action.String() != "deny" {
+		t.Fatalf("rm -rf /: %+v, %v", d, err)
+	}
+	st := jsonlstore.Open(trail)
+	defer st.Close()
+	recs, err := st.Query(context.Background(), audit.Filter{Actions: []toolwall.Action{toolwall.Deny}})
+	if err != nil || len(recs) != 1 || recs[0].ID != d.DecisionID {
+		t.Fatalf("audit records: %+v, %v; want the one deny %s", recs, err, d.DecisionID)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/mcpproxy"
 )
@@ -90,12 +91,20 @@ func runProxy(ctx context.Context, f proxyFlags, args []string) error {
 		cwd = abs
 	}
 	var shield toolwall.Shield
+	var sink audit.Sink
 	cfg, err := loadConfig()
 	if err != nil {
 		// Fail closed, visibly, as the hook does.
 		log.Error("toolwall mcp-proxy: configuration error; every call will be refused", "err", err)
 		shield = engine.Broken{Err: err}
 	} else {
+		var as audit.Store
+		if sink, as, err = openAudit(cfg, f.state); err != nil {
+			return fmt.Errorf("audit store: %w", err)
+		}
+		if as != nil {
+			defer as.Close()
+		}
 		mem := engine.Persistent
 		if f.noState {
 			mem = engine.NoMemory
@@ -104,7 +113,7 @@ func runProxy(ctx context.Context, f proxyFlags, args []string) error {
 		defer e.Close()
 		shield = e
 	}
-	p, err := mcpproxy.New(mcpproxy.Options{Name: name, Shield: shield, Cwd: cwd, Project: cwd, Home: engine.UserHome(), Logger: log, ProtocolVersion: protocol})
+	p, err := mcpproxy.New(mcpproxy.Options{Name: name, Shield: shield, Cwd: cwd, Project: cwd, Home: engine.UserHome(), Logger: log, ProtocolVersion: protocol, Audit: sink})
 	if err != nil {
 		return err
 	}

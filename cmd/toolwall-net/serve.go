@@ -174,8 +174,15 @@ func serve(ctx context.Context, f serveFlags) error {
 		return fmt.Errorf("session store: %w", err)
 	}
 	defer st.Close()
+	sink, as, err := openAudit(cfg, f.state)
+	if err != nil {
+		return fmt.Errorf("audit store: %w", err)
+	}
+	if as != nil {
+		defer as.Close()
+	}
 	srv, err := server.New(server.Options{
-		ConfigPath: configPath, Store: st, Tokens: toks, MaxBody: f.maxBody, Timeout: f.timeout, Logger: log,
+		ConfigPath: configPath, Store: st, Tokens: toks, MaxBody: f.maxBody, Timeout: f.timeout, Logger: log, Audit: sink,
 	})
 	if err != nil {
 		return err

@@ -153,7 +153,9 @@ func TestRelaxedReading(t *testing.T) {
 		{"rm -rf ~ <Enter>", toolwall.Deny, "rm.dangerous-target secrets.delete-auth shell.parse-error"},
 		{"cat =(rm -rf ~)", toolwall.Deny, "rm.dangerous-target secrets.delete-auth shell.parse-error"},
 		{"<Ctrl a><x>", toolwall.Warn, "shell.parse-error"},
-		{"python3 <<EOF", toolwall.Ask, "shell.unclosed-heredoc"},
+		{"python3 <<EOF", toolwall.Warn, "shell.parse-error"},
+		{"python3 <<EOF\nprint(1)", toolwall.Ask, "shell.unclosed-heredoc"},
+		{"python3 - <<'EOF'\n\n", toolwall.Warn, "shell.parse-error"},
 		{"bash <<EOF\nrm -rf ~", toolwall.Deny, "rm.dangerous-target secrets.delete-auth shell.unclosed-heredoc"},
 		{"cat > notes.txt <<EOF\nhello", toolwall.Warn, "shell.parse-error"},
 	} {

@@ -420,13 +420,15 @@ func cut(s string, n int) string {
 func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Options) (*shell.Script, *shell.Command) {
 	var readings []*shell.Script
 	// An unclosed heredoc: bash takes the rest of the input as its body
-	// (with a warning) and runs the command.
+	// (with a warning) and runs the command. A host that adds text after
+	// the command would lengthen a program fed that way, so one with a
+	// body asks; an empty body (nothing after the heredoc) feeds nothing.
 	var fed *shell.Command
 	if delim, ok := unclosedHeredoc(syn); ok {
 		if s, err := shell.Read(cmd+"\n"+delim+"\n", opts); err == nil {
 			readings = append(readings, s)
 			for _, c := range s.Commands {
-				if c.Stdin.Kind == shell.StdinHeredoc && c.Inv != nil && (c.Inv.Stdin == programs.Code || c.Inv.Stdin == programs.Remote) {
+				if c.Stdin.Kind == shell.StdinHeredoc && strings.TrimSpace(c.Stdin.Text) != "" && c.Inv != nil && (c.Inv.Stdin == programs.Code || c.Inv.Stdin == programs.Remote) {
 					fed = c
 					break
 				}

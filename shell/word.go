@@ -233,6 +233,8 @@ func (w *walker) part(p syntax.WordPart, b *wordBuf, q quoting, f *frame, subs *
 	case *syntax.CmdSubst:
 		if w.isPwd(p) && path.IsAbs(w.cwd) && !f.scope.pwdSet {
 			b.b.WriteString(w.cwd)
+		} else if v, ok := w.echoed(p, f, q); ok {
+			b.b.WriteString(v)
 		} else {
 			b.dynamic()
 		}
@@ -379,6 +381,41 @@ func (w *walker) isPwd(c *syntax.CmdSubst) bool {
 		return false
 	}
 	return len(ce.Args) == 1 || ce.Args[1].Lit() == "-L" || ce.Args[1].Lit() == "-P"
+}
+
+// echoed returns what a substitution prints when it is a single echo of
+// words the reader knows, or a printf of one plain format: $(echo ls) is
+// "ls", as bash computes it (the trailing newline removed). Not when the
+// output would be split or globbed (unquoted with blanks or pattern
+// characters), or could hold escapes some echo interprets.
+func (w *walker) echoed(c *syntax.CmdSubst, f *frame, q quoting) (string, bool) {
+	if len(c.Stmts) != 1 {
+		return "", false
+	}
+	s := c.Stmts[0]
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Background || s.Negated || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) < 2 {
+		return "", false
+	}
+	name := ce.Args[0].Lit()
+	if name != "echo" && name != "printf" || name == "printf" && len(ce.Args) != 2 {
+		return "", false
+	}
+	vals := make([]string, 0, len(ce.Args)-1)
+	var none []sub
+	for i, a := range ce.Args[1:] {
+		v := w.word(a, f, &none, true)
+		if v.Dynamic || v.Glob || len(none) > 0 || strings.Contains(v.Value, "\\") ||
+			i == 0 && strings.HasPrefix(v.Value, "-") || name == "printf" && strings.Contains(v.Value, "%") {
+			return "", false
+		}
+		vals = append(vals, v.Value)
+	}
+	out := strings.TrimRight(strings.Join(vals, " "), "\n")
+	if q == unquoted && (out == "" || strings.ContainsAny(out, " \t\n*?[")) {
+		return "", false
+	}
+	return out, true
 }
 
 // arith collects substitutions inside an arithmetic expression.

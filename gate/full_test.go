@@ -158,6 +158,11 @@ func TestRelaxedReading(t *testing.T) {
 		{"python3 - <<'EOF'\n\n", toolwall.Warn, "shell.parse-error"},
 		{"bash <<EOF\nrm -rf ~", toolwall.Deny, "rm.dangerous-target secrets.delete-auth shell.unclosed-heredoc"},
 		{"cat > notes.txt <<EOF\nhello", toolwall.Warn, "shell.parse-error"},
+		{"git reset ‐‐hard", toolwall.Ask, "shell.lookalike-dash"},
+		{"rm –rf ~", toolwall.Ask, "shell.lookalike-dash"},
+		{"sudo rm −rf /etc", toolwall.Ask, "shell.lookalike-dash priv.sudo"},
+		{"find . –name '*.txt' –mtime 5", toolwall.Allow, ""},
+		{"git commit -m \"fix — handle empty input\"", toolwall.Allow, ""},
 	} {
 		v := g.Evaluate(context.Background(), bashCall(tt.cmd))
 		if v.Action != tt.want || strings.Join(v.Rules(), " ") != tt.rules {

@@ -3,6 +3,7 @@ package gate
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -237,11 +238,58 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Find
 		findings = append(findings, cancelled())
 	}
 	findings = append(findings, rep.Findings...)
+	if in.Script != nil {
+		if f, ok := g.disguised(ctx, call, findings); ok {
+			findings = append(findings, f)
+		}
+	}
 	effects := g.markScripts(ctx, call, in.Script, rep.Effects)
 	if f, ok := sameCallChain(g.chains, effects); ok {
 		findings = append(findings, f)
 	}
 	return g.enabled(findings), effects, in.Script
+}
+
+// disguised reads a Bash command spelled with dash look-alikes (‐‐hard,
+// –rf: hyphen, non-breaking hyphen, figure dash, en and em dashes,
+// horizontal bar, minus sign, small and full-width hyphen-minus) again
+// with ASCII dashes. Programs do not take those characters for option
+// dashes, so the command as written is harmless or broken; but when the
+// ASCII reading would be stopped, the spelling hides a command a human
+// should see (the model is confused, or something slips it past a filter
+// that matches ASCII text), and the call asks. found are the findings of
+// the command as written.
+func (g *Gate) disguised(ctx context.Context, call toolwall.Call, found []toolwall.Finding) (toolwall.Finding, bool) {
+	cmd, _ := call.Command()
+	ascii := strings.Map(func(r rune) rune {
+		switch r {
+		case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212', '\ufe58', '\ufe63', '\uff0d':
+			return '-'
+		}
+		return r
+	}, cmd)
+	if ascii == cmd {
+		return toolwall.Finding{}, false
+	}
+	plain := call
+	plain.Input, _ = json.Marshal(struct {
+		Command string `json:"command"`
+	}{ascii})
+	worst := toolwall.Allow
+	for _, f := range found {
+		worst = max(worst, f.Action)
+	}
+	more, _, _ := g.analyze(ctx, plain)
+	for _, f := range more {
+		if f.Action >= toolwall.Ask && f.Action > worst {
+			return toolwall.Finding{
+				Analyzer: "shell", Rule: "shell.lookalike-dash", Category: "input",
+				Score: 0.6, Action: toolwall.Ask,
+				Reason: fmt.Sprintf("The command is spelled with characters that look like dashes but are not; programs will not read them as options, and with ASCII dashes it would be stopped (%s). Type the command with ASCII dashes so it can be judged as it is.", f.Rule),
+			}, true
+		}
+	}
+	return toolwall.Finding{}, false
 }
 
 // run calls one analyzer, turning a panic into a deny finding.

@@ -13,6 +13,9 @@ func awkCommands(prog string) []string {
 		case prog[i] == '"':
 			_, end := awkString(prog, i)
 			i = end - 1
+		case prog[i] == '/' && awkRegexStart(prog, i):
+			// a regular expression: its | is alternation, not a pipe
+			i = awkRegexEnd(prog, i) - 1
 		case strings.HasPrefix(prog[i:], "system") && (i == 0 || !isAwkIdent(prog[i-1])):
 			j := i + len("system")
 			for j < len(prog) && (prog[j] == ' ' || prog[j] == '\t') {
@@ -131,4 +134,40 @@ func awkStringBefore(s string, i int) (string, bool) {
 
 func isAwkIdent(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// awkRegexStart reports whether the '/' at s[i] surely opens a regular
+// expression: at the start, or after one of ( , { } ; ~ ! & | = ? : or a
+// newline, where awk expects an operand. Anywhere else it is read as
+// division, the strict side: a | after it still counts as a pipe.
+func awkRegexStart(s string, i int) bool {
+	j := i - 1
+	for j >= 0 && (s[j] == ' ' || s[j] == '\t') {
+		j--
+	}
+	return j < 0 || strings.IndexByte("(,{};~!&|=?:\n", s[j]) >= 0
+}
+
+// awkRegexEnd returns the index after the regular expression opening at
+// s[i] == '/': its closing unescaped '/' outside a bracket expression, or
+// the end of the line when it has none.
+func awkRegexEnd(s string, i int) int {
+	bracket := false
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '[':
+			bracket = true
+		case ']':
+			bracket = false
+		case '/':
+			if !bracket {
+				return j + 1
+			}
+		case '\n':
+			return j
+		}
+	}
+	return len(s)
 }

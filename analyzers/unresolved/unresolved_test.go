@@ -20,7 +20,7 @@ func judge(t testing.TB, cmd string, root bool) toolwall.Action {
 	}
 	rep := analysistest.Bash(t, Analyzer, cmd, analysistest.Places{Cwd: "/workspace/app", Home: "/home/user"}, ctx)
 	for _, f := range rep.Findings {
-		if f.Reason == "" || f.Rule != RuleCommand && f.Rule != RuleLookalike {
+		if f.Reason == "" || f.Rule != RuleCommand {
 			t.Errorf("%q: malformed finding %+v", cmd, f)
 		}
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/chain"
-	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/session"
 	"github.com/toolwall/toolwall/shell"
 	"mvdan.cc/sh/v3/syntax"
@@ -468,15 +467,17 @@ func cut(s string, n int) string {
 func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Options) (*shell.Script, *shell.Command) {
 	var readings []*shell.Script
 	// An unclosed heredoc: bash takes the rest of the input as its body
-	// (with a warning) and runs the command. A host that adds text after
-	// the command would lengthen a program fed that way, so one with a
-	// body asks; an empty body (nothing after the heredoc) feeds nothing.
+	// (with a warning) and runs the command. A program fed that way is
+	// whatever text follows, up to the end of what the host hands the
+	// shell (a host that adds text after the command lengthens it), and
+	// an empty body means the program the model meant to send is missing:
+	// either way a human looks.
 	var fed *shell.Command
 	if delim, ok := unclosedHeredoc(syn); ok {
 		if s, err := shell.Read(cmd+"\n"+delim+"\n", opts); err == nil {
 			readings = append(readings, s)
 			for _, c := range s.Commands {
-				if c.Stdin.Kind == shell.StdinHeredoc && strings.TrimSpace(c.Stdin.Text) != "" && c.Inv != nil && (c.Inv.Stdin == programs.Code || c.Inv.Stdin == programs.Remote) {
+				if c.Stdin.Kind == shell.StdinHeredoc && c.Inv.RunsStdin() {
 					fed = c
 					break
 				}

@@ -136,6 +136,30 @@ func (v *Invocation) ValuesOf(roles ...programs.Role) []Word {
 	return out
 }
 
+// RunsStdin reports whether the program runs what it reads on standard
+// input as a program: its entry says stdin is code or a remote command
+// (sh, python, ssh host), or an operand or option of role exec names
+// standard input (python3 -, bash /dev/stdin).
+func (v *Invocation) RunsStdin() bool {
+	if v == nil || v.Parsed == nil {
+		return false
+	}
+	if v.Stdin == programs.Code || v.Stdin == programs.Remote {
+		return true
+	}
+	for _, w := range v.ValuesOf(programs.Exec) {
+		if !w.Dynamic && isStdinFile(w.Value) {
+			return true
+		}
+	}
+	for _, w := range v.OperandsOf(programs.Exec) {
+		if !w.Dynamic && isStdinFile(w.Value) {
+			return true
+		}
+	}
+	return false
+}
+
 // rest returns the words from operand k to the end of the argv.
 func (v *Invocation) rest(k int) []Word {
 	if k < 0 || k >= len(v.Operands) {

@@ -203,9 +203,34 @@ func New(opts Options) *Engine {
 // Evaluate decides on call: the gate's verdict (built-in analyzers, the
 // configuration's rules), finished by the call's project layer and the
 // operator's allowlist (policy.Policy.Apply).
+//
+// A ctx without a deadline gets DefaultTimeout (issue 8: every entry point
+// is bounded); past it the verdict is a deny (gate.cancelled).
 func (e *Engine) Evaluate(ctx context.Context, call toolwall.Call) toolwall.Verdict {
+	ctx, cancel := bounded(ctx)
+	defer cancel()
 	v := e.Gate.Evaluate(ctx, call)
 	return e.policy.Apply(gate.Normalize(call), v)
+}
+
+// RecordInvocation records that call ran (see gate.Gate.RecordInvocation),
+// within DefaultTimeout when ctx has no deadline.
+func (e *Engine) RecordInvocation(ctx context.Context, call toolwall.Call, success bool) {
+	ctx, cancel := bounded(ctx)
+	defer cancel()
+	e.Gate.RecordInvocation(ctx, call, success)
+}
+
+// DefaultTimeout bounds Evaluate and RecordInvocation when the caller's
+// context has no deadline: 4 s, the hook's PreToolUse deadline.
+const DefaultTimeout = 4 * time.Second
+
+// bounded returns ctx, with DefaultTimeout when it has no deadline.
+func bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, DefaultTimeout)
 }
 
 // Policy returns the policy the engine applies.

@@ -46,6 +46,16 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add(strings.Repeat("$(", 5000))
 	f.Add(strings.Repeat("bash -c '", 40))
 	f.Add(strings.Repeat("cat <<E\nx\nE\n", 2000))
+	// issue 8's shapes: doubled variables, long find -exec and xargs
+	// chains, a deep path
+	doubled := "v0=" + strings.Repeat("x", 1000) + ";"
+	for i := 1; i < 12; i++ {
+		doubled += fmt.Sprintf(" v%d=$v%d$v%d$v%d$v%d;", i, i-1, i-1, i-1, i-1)
+	}
+	f.Add(doubled + " echo $v11")
+	f.Add(strings.Repeat("find . -exec ", 800) + "true" + strings.Repeat(` \;`, 800))
+	f.Add(strings.Repeat("xargs ", 3000) + "rm -rf ~")
+	f.Add("rm -rf " + strings.Repeat("/a", 16500))
 	g := fullGate(nil)
 	f.Fuzz(func(t *testing.T, cmd string) {
 		start := time.Now()

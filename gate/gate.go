@@ -334,6 +334,15 @@ func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 			Reason: `The Bash tool call has no string "command" field, so toolwall cannot tell what it would run; it is refused. Send the command as {"command": "..."}.`,
 		}
 	}
+	if i := strings.IndexByte(cmd, 0); i >= 0 {
+		// bash drops NUL bytes from a script it reads and a C string stops
+		// at one: what runs depends on who receives the text.
+		return nil, &toolwall.Finding{
+			Analyzer: "gate", Rule: "input.nul-byte", Category: "input",
+			Score: 0.95, Action: toolwall.Deny,
+			Reason: fmt.Sprintf("The command holds a NUL byte (at byte %d); shells drop it or stop reading there, so what would run cannot be told from the text. Remove the NUL byte and retry.", i),
+		}
+	}
 	opts := g.shellOpts
 	opts.Cwd, opts.Home = call.Cwd, call.Home
 	script, err := shell.Read(cmd, opts)

@@ -1,0 +1,40 @@
+package gate_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestInput runs testdata/input.txt: commands judged for how they are
+// written (NUL bytes).
+func TestInput(t *testing.T) {
+	f, err := os.Open("testdata/input.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g := fullGate(nil)
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 {
+			t.Fatalf("input.txt:%d: want 3 columns", n)
+		}
+		cmd, err := strconv.Unquote(cols[0])
+		if err != nil {
+			t.Fatalf("input.txt:%d: %v", n, err)
+		}
+		v := g.Evaluate(context.Background(), bashCall(cmd))
+		if v.Action.String() != cols[1] || strings.Join(v.Rules(), " ") != cols[2] {
+			t.Errorf("input.txt:%d: %q: %v %v, want %s %s", n, cmd, v.Action, v.Rules(), cols[1], cols[2])
+		}
+	}
+}

@@ -37,3 +37,14 @@ func BenchmarkFirstLookup(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFirstLookupGit is BenchmarkFirstLookup for git, the largest
+// entry (a fresh process's first git command pays for it).
+func BenchmarkFirstLookupGit(b *testing.B) {
+	for b.Loop() {
+		c := programs.OpenBuiltinForBench()
+		if c.Lookup("git") == nil {
+			b.Fatal("no git")
+		}
+	}
+}

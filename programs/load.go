@@ -66,43 +66,41 @@ func openFS(fsys fs.FS, dir string) (*Catalog, error) {
 	return index(srcs), nil
 }
 
-// index indexes the entry names of srcs.
+// index indexes the entry names of srcs: one pass over each file's lines,
+// an entry starting at a line that starts with "program ".
 func index(srcs []source) *Catalog {
-	n := 0
-	for _, src := range srcs {
-		n += strings.Count(src.text, "\nprogram ")
-	}
-	c := &Catalog{srcs: srcs, index: make(map[string]loc, 4*n), parsed: map[loc]*Program{}}
+	c := &Catalog{srcs: srcs, index: make(map[string]loc, 2048), parsed: map[loc]*Program{}}
 	for i, src := range c.srcs {
-		// Entries start with "program" at the start of a line.
 		text := src.text
-		starts := []int{}
-		if strings.HasPrefix(text, "program ") {
-			starts = append(starts, 0)
-		}
-		for off := 0; ; {
-			k := strings.Index(text[off:], "\nprogram ")
-			if k < 0 {
-				break
-			}
-			off += k + 1
-			starts = append(starts, off)
-		}
-		for j, st := range starts {
-			end := len(text)
-			if j+1 < len(starts) {
-				end = starts[j+1]
-			}
-			head := text[st:end]
-			if nl := strings.IndexByte(head, '\n'); nl >= 0 {
-				head = head[:nl]
-			}
-			l := loc{src: i, start: st, end: end}
-			for _, nm := range strings.Fields(head)[1:] {
+		var names []string // the names of the entry being read
+		start := -1
+		flush := func(end int) {
+			l := loc{src: i, start: start, end: end}
+			for _, nm := range names {
 				if _, dup := c.index[nm]; !dup {
 					c.index[nm] = l
 				}
 			}
+		}
+		for off := 0; off < len(text); {
+			nl := strings.IndexByte(text[off:], '\n')
+			line := text[off:]
+			if nl >= 0 {
+				line = text[off : off+nl]
+			}
+			if strings.HasPrefix(line, "program ") {
+				if start >= 0 {
+					flush(off)
+				}
+				start, names = off, strings.Fields(line)[1:]
+			}
+			if nl < 0 {
+				break
+			}
+			off += nl + 1
+		}
+		if start >= 0 {
+			flush(len(text))
 		}
 	}
 	return c

@@ -238,7 +238,7 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Find
 	}
 	findings = append(findings, rep.Findings...)
 	if in.Script != nil {
-		if f, ok := g.disguised(ctx, call, findings); ok {
+		if f, ok := g.disguised(ctx, call, in.Script.Source, findings); ok {
 			findings = append(findings, f)
 		}
 	}
@@ -258,8 +258,7 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Find
 // should see (the model is confused, or something slips it past a filter
 // that matches ASCII text), and the call asks. found are the findings of
 // the command as written.
-func (g *Gate) disguised(ctx context.Context, call toolwall.Call, found []toolwall.Finding) (toolwall.Finding, bool) {
-	cmd, _ := call.Command()
+func (g *Gate) disguised(ctx context.Context, call toolwall.Call, cmd string, found []toolwall.Finding) (toolwall.Finding, bool) {
 	ascii := strings.Map(func(r rune) rune {
 		switch r {
 		case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212', '\ufe58', '\ufe63', '\uff0d':

@@ -21,7 +21,8 @@ import (
 // Policy is a loaded configuration put to work on calls: its rules as an
 // analyzer for the gate, and Apply after the gate (project thresholds,
 // the operator's allowlist). Each call's project file is read when it
-// changes (cached by size and modification time). Safe for concurrent use.
+// changes (cached by size and modification time, looked at again at most
+// every ProjectRecheck). Safe for concurrent use.
 type Policy struct {
 	base *Config
 
@@ -29,7 +30,15 @@ type Policy struct {
 	cache map[string]projectEntry
 }
 
+// ProjectRecheck is how long a project's file, once looked at, is taken
+// as unchanged without another stat: a call is judged against one
+// reading of it (its analyzer and Apply), and an edit takes effect within
+// this time (500 ms).
+const ProjectRecheck = 500 * time.Millisecond
+
 type projectEntry struct {
+	seen time.Time // when the file was last looked at
+	none bool      // there was no project file then
 	size int64
 	mod  time.Time
 	cfg  *Config
@@ -50,25 +59,37 @@ func (p *Policy) For(project string) (*Config, error) {
 	if project == "" || !filepath.IsAbs(project) {
 		return p.base, nil
 	}
-	file := filepath.Join(project, ProjectFile)
-	st, err := os.Stat(file)
-	if err != nil {
-		return p.base, nil // no project file (or none readable: ForProject would say)
-	}
+	now := time.Now()
 	p.mu.Lock()
 	e, ok := p.cache[project]
 	p.mu.Unlock()
-	if ok && e.size == st.Size() && e.mod.Equal(st.ModTime()) {
+	if ok && now.Sub(e.seen) < ProjectRecheck && now.Sub(e.seen) >= 0 {
+		if e.none {
+			return p.base, nil
+		}
 		return e.cfg, e.err
 	}
-	cfg, err := p.base.ForProject(project)
+	file := filepath.Join(project, ProjectFile)
+	st, err := os.Stat(file)
+	switch {
+	case err != nil:
+		// no project file (or none readable: ForProject would say)
+		e = projectEntry{none: true}
+	case !ok || e.none || e.size != st.Size() || !e.mod.Equal(st.ModTime()):
+		cfg, err := p.base.ForProject(project)
+		e = projectEntry{size: st.Size(), mod: st.ModTime(), cfg: cfg, err: err}
+	}
+	e.seen = now
 	p.mu.Lock()
 	if len(p.cache) > 256 {
 		clear(p.cache)
 	}
-	p.cache[project] = projectEntry{size: st.Size(), mod: st.ModTime(), cfg: cfg, err: err}
+	p.cache[project] = e
 	p.mu.Unlock()
-	return cfg, err
+	if e.none {
+		return p.base, nil
+	}
+	return e.cfg, e.err
 }
 
 // Analyzer returns the analyzer of the custom rules: for each call it

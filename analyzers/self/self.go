@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
@@ -56,6 +57,13 @@ func New(files Files) *analysis.Analyzer {
 		}
 	}
 	rel := slices.Clone(files.Home)
+	// The files under a home, for the home of the last call (a process
+	// judges calls of one home; a server's tenants may differ).
+	type homed struct {
+		home string
+		own  []string
+	}
+	var last atomic.Pointer[homed]
 	return &analysis.Analyzer{
 		Name:  "self",
 		Doc:   "refuses changes to toolwall's own configuration, state and binary; asks before changes to Claude Code's settings",
@@ -63,9 +71,14 @@ func New(files Files) *analysis.Analyzer {
 		Run: func(_ context.Context, in *analysis.Input, r *analysis.Report) {
 			own := clean
 			if h := in.Call.Home; h != "" && len(rel) > 0 {
-				own = slices.Clone(clean)
-				for _, p := range rel {
-					own = append(own, path.Join(h, p))
+				if l := last.Load(); l != nil && l.home == h {
+					own = l.own
+				} else {
+					own = slices.Clone(clean)
+					for _, p := range rel {
+						own = append(own, path.Join(h, p))
+					}
+					last.Store(&homed{h, own})
 				}
 			}
 			run(own, in, r)

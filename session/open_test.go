@@ -367,3 +367,4 @@ func TestOpenRecover(t *testing.T) {
 		})
 	}
 }
+

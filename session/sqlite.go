@@ -208,8 +208,23 @@ const AppID = 0x74777374
 
 // migrate checks the file is a toolwall state file, puts it in WAL mode
 // and brings its schema to len(migrations). It changes nothing in a file
-// that is not a toolwall state file.
-func migrate(db *sql.DB, busy time.Duration) error {
+// that is not a toolwall state file. Processes creating the file at the
+// same time meet each other's locks, which SQLite may report at once
+// rather than wait for (a reader upgrading to a writer): it retries with
+// a short random pause until wait has passed.
+func migrate(db *sql.DB, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	for {
+		err := migrateOnce(db, wait)
+		if err == nil || !busy(err) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(time.Millisecond + rand.N(4*time.Millisecond))
+	}
+}
+
+// migrateOnce is one attempt of migrate.
+func migrateOnce(db *sql.DB, busy time.Duration) error {
 	var (
 		v, app, objects int
 		mode            string

@@ -367,4 +367,3 @@ func TestOpenRecover(t *testing.T) {
 		})
 	}
 }
-

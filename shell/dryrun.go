@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -396,7 +397,10 @@ func (discard) Close() error                { return nil }
 func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), dryBudget)
 	defer cancel()
+	// The interpreter runs the sides of a pipeline concurrently, so the
+	// handlers' state is shared under mu.
 	var (
+		mu    sync.Mutex
 		calls []dryCall
 		n     int
 		fn    int
@@ -429,7 +433,9 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 		if hc.Pos.IsValid() && int(hc.Pos.Offset()) < len(src) {
 			off = int(hc.Pos.Offset())
 		}
+		mu.Lock()
 		calls = append(calls, dryCall{args: append([]string(nil), args...), offset: off, dir: hc.Dir})
+		mu.Unlock()
 	}
 	r, err := interp.New(
 		interp.Env(env),
@@ -437,13 +443,15 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 		interp.Params("--", markUnknown+"1"+markEnd, markUnknown+"2"+markEnd, markUnknown+"3"+markEnd),
 		interp.StdIO(strings.NewReader(""), io.Discard, io.Discard),
 		interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
-			if n++; n > dryMaxCalls {
-				return nil, errDryLimit
-			}
+			mu.Lock()
+			n++
 			if funcs[args[0]] {
-				if fn++; fn > dryMaxFuncCalls {
-					return nil, errDryLimit
-				}
+				fn++
+			}
+			over := n > dryMaxCalls || fn > dryMaxFuncCalls
+			mu.Unlock()
+			if over {
+				return nil, errDryLimit
 			}
 			size := 0
 			for _, a := range args {
@@ -536,7 +544,21 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 	}
 	name := file.Name
 	file.Name = markUnknown + "0" + markEnd // $0 of a sourced-less script is unknown
+	// Background jobs run in the foreground here: the same commands run,
+	// and the interpreter's goroutine for a job inside $(…) would write
+	// the substitution's output while it is read.
+	var bg []*syntax.Stmt
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok && st.Background {
+			st.Background = false
+			bg = append(bg, st)
+		}
+		return true
+	})
 	err = r.Run(ctx, file)
+	for _, st := range bg {
+		st.Background = true
+	}
 	file.Name = name
 	if errors.Is(err, errDryLimit) || ctx.Err() != nil {
 		return nil, errDryLimit

@@ -1,0 +1,187 @@
+// Package claudecode is the Claude Code adapter: hook events PreToolUse,
+// PostToolUse, PostToolUseFailure and UserPromptSubmit.
+//
+// Protocol (Claude Code hooks reference, code.claude.com/docs/en/hooks;
+// shared/reference/agent-hosts.md §1): one JSON object on stdin with
+// session_id, cwd, permission_mode, hook_event_name and, per event,
+// tool_name / tool_input / tool_use_id (PreToolUse), tool_response and
+// duration_ms (PostToolUse), error (PostToolUseFailure) or prompt
+// (UserPromptSubmit); agent_type inside a sub-agent. Tool names are
+// toolwall's own (Bash, PowerShell, Write, Edit, MultiEdit, Read,
+// NotebookEdit, WebFetch, mcp__server__tool). To deny or ask the hook
+// prints {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+// "permissionDecision": "deny"|"ask", "permissionDecisionReason": "…"}}
+// and exits 0; to allow it prints nothing. A top-level {"decision":
+// "deny"} is silently ignored by Claude Code, and any non-zero exit but 2
+// lets the call through, so the adapter never uses either. An ask shows
+// Claude Code's prompt, except in the bypassPermissions, dontAsk and auto
+// modes, where nobody is asked.
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/host"
+)
+
+// Adapter is the Claude Code protocol.
+type Adapter struct{}
+
+// Name returns "claude-code".
+func (Adapter) Name() string { return "claude-code" }
+
+// Caps: Claude Code asks and reports executed calls.
+func (Adapter) Caps() host.Caps { return host.Caps{Ask: true, Post: true} }
+
+// ProjectEnv returns "CLAUDE_PROJECT_DIR".
+func (Adapter) ProjectEnv() string { return "CLAUDE_PROJECT_DIR" }
+
+// Payload is the subset of a Claude Code hook payload toolwall reads.
+// Factory Droid and Qwen Code send the same shape.
+type Payload struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path,omitempty"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name,omitempty"`
+	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
+	ToolUseID      string          `json:"tool_use_id,omitempty"`
+	ToolResponse   json.RawMessage `json:"tool_response,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	Prompt         string          `json:"prompt,omitempty"`
+	// PermissionMode is the session's permission mode ("default",
+	// "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions").
+	PermissionMode string `json:"permission_mode,omitempty"`
+	// AgentType names the sub-agent that made the call ("" for the main
+	// agent); it becomes the call's Caller.
+	AgentType string `json:"agent_type,omitempty"`
+	// DurationMS is how long the call ran (post events).
+	DurationMS int64 `json:"duration_ms,omitempty"`
+}
+
+// Decode reads a Claude Code payload.
+func (Adapter) Decode(b []byte) (host.Request, error) {
+	var p Payload
+	if err := Unmarshal(b, &p); err != nil {
+		return host.Request{}, err
+	}
+	return p.Request(func(c toolwall.Call) toolwall.Call { return c })
+}
+
+// Unmarshal decodes one JSON object into v; trailing data after it is
+// ignored (a host writes one object per call).
+func Unmarshal(b []byte, v any) error {
+	return json.NewDecoder(bytes.NewReader(b)).Decode(v)
+}
+
+// Request turns a Claude-shaped payload into a request; tool maps the
+// host's tool call (Tool and Input as sent) onto toolwall's. A payload
+// with neither an event name nor a tool is malformed.
+func (p Payload) Request(tool func(toolwall.Call) toolwall.Call) (host.Request, error) {
+	req := host.Request{Session: p.SessionID, Tool: p.ToolName, Prompted: Prompted(p.PermissionMode)}
+	if p.HookEventName == "" && p.ToolName == "" {
+		return req, host.Malformed("it names no hook_event_name")
+	}
+	switch {
+	case strings.EqualFold(p.HookEventName, "PreToolUse"), p.HookEventName == "" && p.ToolName != "" && len(p.ToolResponse) == 0:
+		req.Event = host.PreToolUse
+	case strings.EqualFold(p.HookEventName, "PostToolUse"):
+		req.Event = host.PostToolUse
+		if !Succeeded(p.ToolResponse) {
+			req.Event = host.PostToolUseFailure
+		}
+	case strings.EqualFold(p.HookEventName, "PostToolUseFailure"):
+		req.Event = host.PostToolUseFailure
+	case strings.EqualFold(p.HookEventName, "UserPromptSubmit"):
+		req.Event = host.PromptSubmit
+		return req, nil
+	default:
+		return req, nil
+	}
+	req.Outcome = Outcome(p.ToolResponse, p.DurationMS, p.Error)
+	if p.ToolName != "" {
+		c := tool(toolwall.Call{Tool: p.ToolName, Input: p.ToolInput})
+		c.ID, c.Cwd, c.Caller = p.ToolUseID, p.Cwd, p.AgentType
+		req.Calls = []toolwall.Call{c}
+	}
+	return req, nil
+}
+
+// Prompted reports whether an ask in this permission mode shows a human
+// prompt: not in bypassPermissions, dontAsk or auto (Claude Code) nor in
+// yolo (Qwen Code), where calls run or are refused without one.
+func Prompted(mode string) bool {
+	switch mode {
+	case "bypassPermissions", "dontAsk", "auto", "yolo":
+		return false
+	}
+	return true
+}
+
+// Succeeded reads a tool_response: a response that says it is an error,
+// was interrupted, or exited non-zero counts as a failure; anything else
+// (including shapes toolwall does not know) as success.
+func Succeeded(resp json.RawMessage) bool {
+	var r struct {
+		IsError     bool  `json:"is_error"`
+		Interrupted bool  `json:"interrupted"`
+		Success     *bool `json:"success"`
+		ExitCode    *int  `json:"exit_code"`
+	}
+	if json.Unmarshal(resp, &r) != nil {
+		return true
+	}
+	if r.Success != nil && !*r.Success {
+		return false
+	}
+	return !r.IsError && !r.Interrupted && (r.ExitCode == nil || *r.ExitCode == 0)
+}
+
+// Outcome reads what a tool_response says about the run.
+func Outcome(resp json.RawMessage, durationMS int64, errText string) (o audit.Outcome) {
+	o.Duration, o.Error = time.Duration(durationMS)*time.Millisecond, errText
+	var r struct {
+		ExitCode  *int `json:"exit_code"`
+		Truncated bool `json:"truncated"`
+	}
+	if json.Unmarshal(resp, &r) == nil {
+		o.ExitCode, o.Truncated = r.ExitCode, r.Truncated
+	}
+	return o
+}
+
+// Output is the JSON a PreToolUse hook prints to ask or deny.
+type Output struct {
+	HookSpecificOutput SpecificOutput `json:"hookSpecificOutput"`
+}
+
+// SpecificOutput is the hookSpecificOutput object of [Output].
+type SpecificOutput struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+// Encode prints nothing to allow and the hookSpecificOutput decision to
+// ask or deny (PreToolUse only); it always exits 0.
+func (Adapter) Encode(a host.Answer) host.Response {
+	if a.Event != host.PreToolUse || a.Action == toolwall.Allow {
+		return host.Response{}
+	}
+	return host.Response{Stdout: Decision(a.Action, a.Reason)}
+}
+
+// Decision is the hookSpecificOutput line for action and reason.
+func Decision(action toolwall.Action, reason string) string {
+	b, _ := json.Marshal(Output{HookSpecificOutput: SpecificOutput{
+		HookEventName:            "PreToolUse",
+		PermissionDecision:       action.String(),
+		PermissionDecisionReason: reason,
+	}})
+	return string(b) + "\n"
+}

@@ -113,11 +113,12 @@ func (h *Hook) Handle(ctx context.Context, r io.Reader, stdout, stderr io.Writer
 // handle decides and returns the response without writing it.
 func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwall.Verdict) {
 	event := PreToolUse // until known, answers are deny-shaped: the safe reading
+	shape := ""
 	defer func() {
 		if p := recover(); p != nil {
 			h.logger().Error("toolwall hook: internal error", "panic", p)
 			v = internalError(p)
-			resp = h.encode(event, v, "")
+			resp = h.encode(event, v, "", shape)
 		}
 	}()
 	max := h.MaxPayload
@@ -144,7 +145,7 @@ func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwa
 		}
 		return h.refuse(fmt.Sprintf("The %s hook payload cannot be read (%v), so toolwall cannot tell what the tool call would do; it is refused.", h.Adapter.Name(), err))
 	}
-	event = req.Event
+	event, shape = req.Event, req.Shape
 	calls := h.calls(req)
 	switch req.Event {
 	case PreToolUse:
@@ -165,7 +166,7 @@ func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwa
 				h.Shield.RecordInvocation(ctx, call, true)
 			}
 		}
-		return h.encode(PreToolUse, v, id), v
+		return h.encode(PreToolUse, v, id, req.Shape), v
 	case PostToolUse, PostToolUseFailure:
 		for _, call := range calls {
 			if call.Tool == "" {
@@ -182,7 +183,7 @@ func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwa
 			}
 		}
 	}
-	return h.Adapter.Encode(Answer{Event: req.Event, Action: toolwall.Allow}), toolwall.Verdict{}
+	return h.Adapter.Encode(Answer{Event: req.Event, Action: toolwall.Allow, Shape: req.Shape}), toolwall.Verdict{}
 }
 
 // decideOne decides one call of a PreToolUse event and records it.
@@ -311,7 +312,7 @@ func (h *Hook) refuse(reason string) (Response, toolwall.Verdict) {
 		id = audit.NewID()
 		h.record(context.Background(), id, toolwall.Call{}, v, time.Now())
 	}
-	return h.encode(PreToolUse, v, id), v
+	return h.encode(PreToolUse, v, id, ""), v
 }
 
 // record writes the audit record of decision id; a failure is logged and
@@ -347,8 +348,8 @@ func (h *Hook) outcome(ctx context.Context, req Request, call toolwall.Call, ok 
 // encode turns a verdict into the host's answer: allow and warn allow; an
 // ask the host cannot show is a deny that says a human must run the call.
 // A decision id, when there is one, ends the reason.
-func (h *Hook) encode(event Event, v toolwall.Verdict, id string) Response {
-	a := Answer{Event: event, Action: v.Action}
+func (h *Hook) encode(event Event, v toolwall.Verdict, id, shape string) Response {
+	a := Answer{Event: event, Action: v.Action, Shape: shape}
 	if !v.Action.Stops() {
 		a.Action = toolwall.Allow
 		return h.Adapter.Encode(a)

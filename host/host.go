@@ -61,6 +61,9 @@ type Request struct {
 	Outcome audit.Outcome
 	// Tool is the host's own name for the tool, for logs.
 	Tool string
+	// Shape is the adapter's note on the payload's shape, handed back in
+	// the Answer (a host with two payload shapes answers each in its own).
+	Shape string
 }
 
 // Answer is what the Hook tells the host.
@@ -72,6 +75,9 @@ type Answer struct {
 	Action toolwall.Action
 	// Reason is the text for the model and the human ("" for Allow).
 	Reason string
+	// Shape is the Request's Shape ("" for a payload that could not be
+	// read).
+	Shape string
 }
 
 // Response is the hook process's output: stdout, stderr and exit status.

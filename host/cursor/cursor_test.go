@@ -1,0 +1,11 @@
+package cursor
+
+import (
+	"testing"
+
+	"github.com/toolwall/toolwall/host/hosttest"
+)
+
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, hosttest.Views["cursor"]) }
+
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, hosttest.Views["cursor"]) }

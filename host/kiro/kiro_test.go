@@ -1,0 +1,11 @@
+package kiro
+
+import (
+	"testing"
+
+	"github.com/toolwall/toolwall/host/hosttest"
+)
+
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, hosttest.Views["kiro"]) }
+
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, hosttest.Views["kiro"]) }

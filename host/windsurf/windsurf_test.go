@@ -1,0 +1,11 @@
+package windsurf
+
+import (
+	"testing"
+
+	"github.com/toolwall/toolwall/host/hosttest"
+)
+
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, hosttest.Views["windsurf"]) }
+
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, hosttest.Views["windsurf"]) }

@@ -16,7 +16,6 @@
 package qwen
 
 import (
-
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/claudecode"
@@ -76,4 +75,3 @@ func (Adapter) Encode(a host.Answer) host.Response {
 	}
 	return host.Response{Stdout: claudecode.Decision(a.Action, a.Reason)}
 }
-

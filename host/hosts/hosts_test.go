@@ -53,3 +53,17 @@ func TestLookup(t *testing.T) {
 		t.Errorf("%d hosts", len(Names()))
 	}
 }
+
+// TestProbe: every host has a probe payload, detected as its own.
+func TestProbe(t *testing.T) {
+	for _, n := range Names() {
+		p := Probe(n, "ls", "/w")
+		if p == nil {
+			t.Errorf("%s: no probe", n)
+			continue
+		}
+		if got := Detect(p, nil).Name(); got != n {
+			t.Errorf("%s probe detected as %s", n, got)
+		}
+	}
+}

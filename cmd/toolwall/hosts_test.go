@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/host"
+	"github.com/toolwall/toolwall/host/hosts"
+	"github.com/toolwall/toolwall/host/hosttest"
+)
+
+// runHost sends payload to the real binary as host name does: the hook
+// command the install writes, its environment, stdin; it returns stdout,
+// stderr and the exit status.
+func runHost(t *testing.T, env []string, args []string, payload []byte) host.Response {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = bytes.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := host.Response{Stdout: stdout.String(), Stderr: stderr.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.Exit = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestHostsThroughBinary drives `toolwall hook HOST` (and `toolwall hook`
+// with the host detected) for every host: a canary that deletes the home
+// directory is denied in the host's own contract, a harmless command is
+// allowed, and a malformed payload is refused — each as the host reads
+// it (hosttest.Views).
+func TestHostsThroughBinary(t *testing.T) {
+	env := hookEnv(t)
+	for _, name := range hosts.Names() {
+		view := hosttest.Views[name]
+		for _, args := range [][]string{{"hook", name}, {"hook"}} {
+			t.Run(strings.Join(args, "_"), func(t *testing.T) {
+				r := runHost(t, env, args, hosts.Probe(name, "rm -rf ~", "/workspace/app"))
+				got := view(r, true)
+				if !got.Valid || got.Action != toolwall.Deny || !strings.Contains(got.Reason, "rm.dangerous-target") {
+					t.Errorf("canary: the host reads %+v from %+v", got, r)
+				}
+				r = runHost(t, env, args, hosts.Probe(name, "go test ./...", "/workspace/app"))
+				if got := view(r, true); !got.Valid || got.Action != toolwall.Allow {
+					t.Errorf("harmless: the host reads %+v from %+v", got, r)
+				}
+			})
+		}
+		r := runHost(t, env, []string{"hook", name}, []byte(`{"truncated":`))
+		if got := view(r, true); !got.Valid || got.Action != toolwall.Deny {
+			t.Errorf("%s malformed: the host reads %+v from %+v", name, got, r)
+		}
+	}
+	// A mistyped host name denies in the detected host's protocol.
+	r := runHost(t, env, []string{"hook", "claude_code"}, hosts.Probe("claude-code", "ls", "/w"))
+	if got := hosttest.Claude(r, true); got.Action != toolwall.Deny || !strings.Contains(got.Reason, "unknown host") {
+		t.Errorf("unknown host: %+v", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/toolwall/toolwall/analyzers"
 	"github.com/toolwall/toolwall/analyzers/self"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
 )
@@ -137,7 +138,7 @@ func New(opts Options) *Engine {
 	if cfg.Memory.Turns > 0 {
 		w.Turns = cfg.Memory.Turns
 	}
-	files := self.Files{Home: DefaultFiles()}
+	files := self.Files{Home: DefaultFiles(), Settings: HostSettings()}
 	if opts.Places == Installed {
 		files.Own = append(installedFiles(cfg, opts.ConfigPath, e.state), opts.Protect...)
 	}
@@ -217,6 +218,22 @@ func DefaultFiles() []string {
 		".local/state/toolwall/audit.jsonl",
 		".local/state/toolwall/approvals.jsonl",
 	}
+}
+
+// HostSettings lists every agent host's hook settings files but Claude
+// Code's (which the self analyzer derives itself), for self.Files: a tool
+// call that changes one is asked about (self.settings).
+func HostSettings() []self.Setting {
+	var out []self.Setting
+	seen := map[string]bool{}
+	for _, s := range host.Settings() {
+		if s.Host == "claude-code" || seen[s.Path] {
+			continue
+		}
+		seen[s.Path] = true
+		out = append(out, self.Setting{Path: s.Path, Host: s.Display})
+	}
+	return out
 }
 
 // installedFiles lists the real files of this process: the configuration

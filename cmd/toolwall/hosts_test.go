@@ -10,7 +10,7 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/hosts"
-	"github.com/toolwall/toolwall/host/hosttest"
+	"github.com/toolwall/toolwall/host/view"
 )
 
 // runHost sends payload to the real binary as host name does: the hook
@@ -37,11 +37,11 @@ func runHost(t *testing.T, env []string, args []string, payload []byte) host.Res
 // with the host detected) for every host: a canary that deletes the home
 // directory is denied in the host's own contract, a harmless command is
 // allowed, and a malformed payload is refused — each as the host reads
-// it (hosttest.Views).
+// it (view.Views).
 func TestHostsThroughBinary(t *testing.T) {
 	env := hookEnv(t)
 	for _, name := range hosts.Names() {
-		view := hosttest.Views[name]
+		view := view.Views[name]
 		for _, args := range [][]string{{"hook", name}, {"hook"}} {
 			t.Run(strings.Join(args, "_"), func(t *testing.T) {
 				r := runHost(t, env, args, hosts.Probe(name, "rm -rf ~", "/workspace/app"))
@@ -62,7 +62,7 @@ func TestHostsThroughBinary(t *testing.T) {
 	}
 	// A mistyped host name denies in the detected host's protocol.
 	r := runHost(t, env, []string{"hook", "claude_code"}, hosts.Probe("claude-code", "ls", "/w"))
-	if got := hosttest.Claude(r, true); got.Action != toolwall.Deny || !strings.Contains(got.Reason, "unknown host") {
+	if got := view.Claude(r, true); got.Action != toolwall.Deny || !strings.Contains(got.Reason, "unknown host") {
 		t.Errorf("unknown host: %+v", got)
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"testing"
 
 	"github.com/toolwall/toolwall/host/hosttest"
+	"github.com/toolwall/toolwall/host/view"
 )
 
-func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, hosttest.Views["claude-code"]) }
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.Views["claude-code"]) }
 
-func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, hosttest.Views["claude-code"]) }
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.Views["claude-code"]) }

@@ -6,11 +6,12 @@ import (
 
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/hosttest"
+	"github.com/toolwall/toolwall/host/view"
 )
 
-func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, hosttest.Views["codex"]) }
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.Views["codex"]) }
 
-func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, hosttest.Views["codex"]) }
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.Views["codex"]) }
 
 func TestPatchCalls(t *testing.T) {
 	patch := "*** Begin Patch\n*** Add File: new.sh\n+#!/bin/sh\n+echo hi\n*** Update File: src/a.go\n@@ func a\n-old\n+new\n ctx\n*** Update File: b.txt\n*** Move to: c.txt\n-x\n+y\n*** Delete File: /etc/passwd\n*** End Patch\n"

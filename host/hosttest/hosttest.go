@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/host"
+	"github.com/toolwall/toolwall/host/view"
 )
 
 // Stub is a Shield that decides on a marker anywhere in a call's input
@@ -88,21 +89,11 @@ func orDash(s string) string {
 	return s
 }
 
-// Reading is what a host makes of a hook's answer.
-type Reading struct {
-	// Valid: the answer is well-formed in the host's contract (a host
-	// that rejects an answer lets the call through, so an invalid answer
-	// is a failure even where it was meant to deny).
-	Valid bool
-	// Action is what the host does with the call: Allow, Ask or Deny.
-	Action toolwall.Action
-	// Reason is the text the host passes on ("" when none).
-	Reason string
-}
+// Reading is what a host makes of an answer (see package view).
+type Reading = view.Reading
 
-// View reads a response the way the host does, for a PreToolUse event
-// when pre is set, else for another event (where only validity counts).
-type View func(r host.Response, pre bool) Reading
+// View reads an answer as a host does (see package view).
+type View = view.View
 
 // Golden is one case of testdata/golden.json.
 type Golden struct {

@@ -1,4 +1,10 @@
-package hosttest
+// Package view says how each agent host reads a hook's answer — whether
+// it allows, asks or denies, and with what reason — written from the
+// host's documentation and source (shared/reference/agent-hosts.md, the
+// section named in each view's comment), apart from the adapters that
+// write the answers. The conformance suite (hosttest) checks adapters
+// against it and `toolwall doctor` reads canary answers with it.
+package view
 
 import (
 	"encoding/json"
@@ -7,6 +13,22 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/host"
 )
+
+// Reading is what a host makes of a hook's answer.
+type Reading struct {
+	// Valid: the answer is well-formed in the host's contract (a host
+	// that rejects an answer lets the call through, so an invalid answer
+	// is a failure even where it was meant to deny).
+	Valid bool
+	// Action is what the host does with the call: Allow, Ask or Deny.
+	Action toolwall.Action
+	// Reason is the text the host passes on ("" when none).
+	Reason string
+}
+
+// View reads a response the way a host does, for a PreToolUse event when
+// pre is set, else for another event (where only validity counts).
+type View func(r host.Response, pre bool) Reading
 
 // Views maps each host's name to how it reads a hook's answer, from its
 // documentation and source (shared/reference/agent-hosts.md, the section

@@ -215,6 +215,22 @@ var hosts = []host{
 		note: "Amp's plugin API is experimental: plugins must be enabled in Amp (see ampcode.com/manual)."},
 }
 
+// opsFor returns host h's ops for o, each knowing o.Binary as toolwall's.
+func opsFor(h host, o Options) []op {
+	ops := h.ops(o, o.base())
+	for i, x := range ops {
+		switch v := x.(type) {
+		case jsonOp:
+			v.self = o.Binary
+			ops[i] = v
+		case fileOp:
+			v.self = o.Binary
+			ops[i] = v
+		}
+	}
+	return ops
+}
+
 func lookup(name string) (host, error) {
 	for _, h := range hosts {
 		if h.name == name {
@@ -259,7 +275,7 @@ func Install(name string, o Options) ([]Change, error) {
 	}
 	var out []Change
 	var errs []error
-	for _, x := range h.ops(o, o.base()) {
+	for _, x := range opsFor(h, o) {
 		changed, what, err := x.install(o, o.Binary)
 		if err != nil {
 			errs = append(errs, err)
@@ -279,13 +295,15 @@ func Uninstall(name string, o Options) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.Binary = "/toolwall"
+	if o.Binary == "" {
+		o.Binary = "/toolwall"
+	}
 	if err := check(o); err != nil {
 		return nil, err
 	}
 	var out []Change
 	var errs []error
-	for _, x := range h.ops(o, o.base()) {
+	for _, x := range opsFor(h, o) {
 		changed, what, err := x.uninstall()
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", x.file(), err))
@@ -325,15 +343,14 @@ func Find(name string, o Options) []Hook {
 	if err != nil {
 		return nil
 	}
-	o.Binary = "/toolwall"
 	var out []Hook
 	user := o
 	user.Project = ""
-	for _, x := range h.ops(user, user.base()) {
+	for _, x := range opsFor(h, user) {
 		out = append(out, x.find()...)
 	}
 	if o.Project != "" {
-		for _, x := range h.ops(o, o.base()) {
+		for _, x := range opsFor(h, o) {
 			out = append(out, x.find()...)
 		}
 	}

@@ -77,16 +77,17 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// ours reports whether command runs toolwall's hook for host name, and
-// returns the binary it runs.
-func ours(command, name string) (string, bool) {
+// ours reports whether command runs toolwall's hook for host name — a
+// binary named toolwall, or self, followed by "hook NAME" — and returns
+// the binary it runs.
+func ours(command, name, self string) (string, bool) {
 	f := strings.Fields(command)
 	if len(f) < 3 || f[len(f)-2] != "hook" || f[len(f)-1] != name {
 		return "", false
 	}
 	bin := strings.Trim(strings.Join(f[:len(f)-2], " "), `'"`)
 	b := strings.ToLower(filepath.Base(bin))
-	if b != "toolwall" && b != "toolwall.exe" {
+	if !strings.HasPrefix(b, "toolwall") && (self == "" || bin != self) {
 		return "", false
 	}
 	return bin, true
@@ -132,6 +133,8 @@ type jsonOp struct {
 	// entry toolwall adds there, for a command (see Command).
 	entries func(command string) []entry
 	name    string
+	// self is the binary installing, also recognised as toolwall's.
+	self string
 }
 
 type entry struct {
@@ -160,7 +163,7 @@ func (j jsonOp) apply(data []byte, command string) ([]byte, int, int, error) {
 		found := false
 		for i, el := range arr.Array() {
 			for _, c := range commands(el) {
-				bin, ok := ours(c.Str, j.name)
+				bin, ok := ours(c.Str, j.name, j.self)
 				if !ok {
 					continue
 				}
@@ -207,7 +210,7 @@ func (j jsonOp) remove(data []byte) ([]byte, int, error) {
 		for {
 			arr := gjson.GetBytes(data, escapePath(e.array))
 			idx := slices.IndexFunc(arr.Array(), func(el gjson.Result) bool {
-				return slices.ContainsFunc(commands(el), func(c located) bool { _, ok := ours(c.Str, j.name); return ok })
+				return slices.ContainsFunc(commands(el), func(c located) bool { _, ok := ours(c.Str, j.name, j.self); return ok })
 			})
 			if idx < 0 {
 				break
@@ -348,7 +351,7 @@ func (j jsonOp) find() []Hook {
 	for _, e := range j.entries("") {
 		for _, el := range gjson.GetBytes(data, escapePath(e.array)).Array() {
 			for _, c := range commands(el) {
-				if bin, ok := ours(c.Str, j.name); ok && !seen[c.Str] {
+				if bin, ok := ours(c.Str, j.name, j.self); ok && !seen[c.Str] {
 					seen[c.Str] = true
 					out = append(out, Hook{File: j.path, Command: c.Str, Binary: bin})
 				}
@@ -365,6 +368,7 @@ type fileOp struct {
 	mode    fs.FileMode
 	content func(bin string) string
 	name    string
+	self    string
 }
 
 // marker is in every file toolwall writes, to tell it from the user's.

@@ -25,7 +25,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 	}
 	root.PersistentFlags().StringVar(&configPath, "config", "", "configuration file (default $TOOLWALL_CONFIG, else $XDG_CONFIG_HOME/toolwall/config.toml, else ~/.config/toolwall/config.toml)")
-	root.AddCommand(newCheck(), newHook(), newEval(), newRun(), newFetch(), newVersion(), newPolicy(), newAudit(), newExplain(), newApprove(), newPrograms())
+	root.AddCommand(newCheck(), newHook(), newEval(), newRun(), newFetch(), newVersion(), newPolicy(), newAudit(), newExplain(), newApprove(), newPrograms(), newInstall(), newUninstall(), newDoctor())
 	return root
 }
 

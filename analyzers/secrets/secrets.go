@@ -34,7 +34,8 @@ const (
 // reports nothing in RootContext (seed 004: the root helper gets only the
 // catastrophic set).
 var Analyzer = &analysis.Analyzer{
-	Name: "secrets",
+	Name:  "secrets",
+	Rules: rules,
 	Doc: "secrets finds shell commands that read private keys, cloud credentials, system " +
 		"password files or project .env files (ask), send them or the environment to the " +
 		"network (deny), or delete, overwrite or append to authentication files such as " +

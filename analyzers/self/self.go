@@ -78,6 +78,7 @@ func New(files Files) *analysis.Analyzer {
 	}
 	return &analysis.Analyzer{
 		Name:  "self",
+		Rules: rules,
 		Doc:   "refuses changes to toolwall's own configuration, state and binary; asks before changes to Claude Code's settings",
 		Tools: []string{toolwall.ToolBash, toolwall.ToolWrite, toolwall.ToolEdit, toolwall.ToolMultiEdit, toolwall.ToolNotebookEdit},
 		Run: func(_ context.Context, in *analysis.Input, r *analysis.Report) {

@@ -1,0 +1,40 @@
+package gate
+
+import (
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/chain"
+)
+
+// Rules lists the rule ids the gate itself reports — a command that
+// cannot be read or is too large, an internal failure, a cancelled
+// check, a malformed call — and the chain rules over a session's calls
+// (chain.Rules, and chain.repeated-refusal).
+func Rules() []analysis.Rule {
+	out := []analysis.Rule{
+		{ID: "shell.parse-error", Action: toolwall.Warn, Protects: "against commands that do not parse as shell (bash runs none of them; whatever still parses is judged)", Example: `echo "unbalanced`},
+		{ID: "shell.limit", Action: toolwall.Deny, Protects: "the checker from commands too large or too deeply nested to read", Example: ""},
+		{ID: toolwall.RuleMalformed, Action: toolwall.Deny, Protects: "against tool calls and hook payloads that cannot be read", Example: `Bash {"cmd": "ls"}`},
+		{ID: toolwall.RuleInternal, Action: toolwall.Deny, Protects: "against letting a call through when toolwall fails while checking it", Example: ""},
+		{ID: toolwall.RuleCancelled, Action: toolwall.Deny, Protects: "against letting a call through whose check was cancelled", Example: ""},
+		{ID: toolwall.RuleTimeout, Action: toolwall.Deny, Protects: "against letting a call through whose check ran out of time (hooks answer before the host's timeout)", Example: ""},
+		{ID: "chain.repeated-refusal", Action: toolwall.Warn, Protects: "against retrying a refused kind of call in other spellings (raises the score)", Example: ""},
+	}
+	for _, r := range chain.Rules {
+		what, ok := chains[r.ID]
+		if !ok {
+			what = "a session's calls taken together: " + r.Why
+		}
+		out = append(out, analysis.Rule{ID: r.ID, Action: r.Action, Protects: what, Example: ""})
+	}
+	return out
+}
+
+// chains say what each chain rule protects, across calls of a session.
+var chains = map[string]string{
+	"chain.download-execute":     "against a file downloaded in one call and run in a later one (download, chmod +x, run)",
+	"chain.destructive-script":   "against a script whose body toolwall would stop, written in one call and run in another",
+	"chain.secret-egress":        "secrets read in one call from being sent out in a later one",
+	"chain.credential-egress":    "credentials read in one call from being sent out in a later one",
+	"chain.inspect-stage-delete": "protected data from the inspect, stage, delete pattern spread over calls (seed 001)",
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analyzers"
 	"github.com/toolwall/toolwall/analyzers/self"
+	"github.com/toolwall/toolwall/analyzers/windows"
 	"github.com/toolwall/toolwall/gate"
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/policy"
@@ -144,7 +145,7 @@ func New(opts Options) *Engine {
 	}
 	e.policy = policy.New(cfg)
 	e.Gate = gate.New(gate.Options{
-		Analyzers:  append(analyzers.All(), self.New(files), e.policy.Analyzer()),
+		Analyzers:  append(analyzers.All(), windows.Analyzer, self.New(files), e.policy.Analyzer()),
 		Thresholds: cfg.ThresholdsOr(toolwall.DefaultThresholds()), // checked by policy.Parse
 		Disabled:   cfg.Rules.Disable,
 		Window:     w,

@@ -8,6 +8,7 @@ import (
 	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/analyzers"
 	"github.com/toolwall/toolwall/analyzers/self"
+	"github.com/toolwall/toolwall/analyzers/windows"
 	"github.com/toolwall/toolwall/gate"
 	"github.com/toolwall/toolwall/policy"
 )
@@ -29,7 +30,7 @@ func Rules(cfg *policy.Config) []Rule {
 	if cfg == nil {
 		cfg = &policy.Config{}
 	}
-	as := append(analyzers.All(), self.New(self.Files{}), policy.New(cfg).Analyzer())
+	as := append(analyzers.All(), windows.Analyzer, self.New(self.Files{}), policy.New(cfg).Analyzer())
 	byID := map[string]*Rule{}
 	var out []*Rule
 	add := func(name string, rs []analysis.Rule) {

@@ -13,6 +13,7 @@ import (
 func Rules() []analysis.Rule {
 	out := []analysis.Rule{
 		{ID: "shell.parse-error", Action: toolwall.Warn, Protects: "against commands that do not parse as shell (bash runs none of them; whatever still parses is judged)", Example: `echo "unbalanced`},
+		{ID: RulePowerShellParse, Action: toolwall.Ask, Protects: "against PowerShell commands toolwall cannot read (what they would run is unknown)", Example: `PowerShell {"command": "Write-Output 'unterminated"}`},
 		{ID: "shell.limit", Action: toolwall.Deny, Protects: "the checker from commands too large or too deeply nested to read", Example: ""},
 		{ID: toolwall.RuleMalformed, Action: toolwall.Deny, Protects: "against tool calls and hook payloads that cannot be read", Example: `Bash {"cmd": "ls"}`},
 		{ID: toolwall.RuleInternal, Action: toolwall.Deny, Protects: "against letting a call through when toolwall fails while checking it", Example: ""},

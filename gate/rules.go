@@ -22,8 +22,8 @@ func Rules() []analysis.Rule {
 		{ID: "chain.repeated-refusal", Action: toolwall.Warn, Protects: "against retrying a refused kind of call in other spellings (raises the score)", Example: ""},
 	}
 	for _, r := range chain.Rules {
-		what, ok := chains[r.ID]
-		if !ok {
+		what := chainProtects(r.ID)
+		if what == "" {
 			what = "a session's calls taken together: " + r.Why
 		}
 		out = append(out, analysis.Rule{ID: r.ID, Action: r.Action, Protects: what, Example: ""})
@@ -31,11 +31,20 @@ func Rules() []analysis.Rule {
 	return out
 }
 
-// chains say what each chain rule protects, across calls of a session.
-var chains = map[string]string{
-	"chain.download-execute":     "against a file downloaded in one call and run in a later one (download, chmod +x, run)",
-	"chain.destructive-script":   "against a script whose body toolwall would stop, written in one call and run in another",
-	"chain.secret-egress":        "secrets read in one call from being sent out in a later one",
-	"chain.credential-egress":    "credentials read in one call from being sent out in a later one",
-	"chain.inspect-stage-delete": "protected data from the inspect, stage, delete pattern spread over calls (seed 001)",
+// chainProtects says what chain rule id protects, across calls of a
+// session ("" for a rule it does not describe).
+func chainProtects(id string) string {
+	switch id {
+	case "chain.download-execute":
+		return "against a file downloaded in one call and run in a later one (download, chmod +x, run)"
+	case "chain.destructive-script":
+		return "against a script whose body toolwall would stop, written in one call and run in another"
+	case "chain.secret-egress":
+		return "secrets read in one call from being sent out in a later one"
+	case "chain.credential-egress":
+		return "credentials read in one call from being sent out in a later one"
+	case "chain.inspect-stage-delete":
+		return "protected data from the inspect, stage, delete pattern spread over calls (seed 001)"
+	}
+	return ""
 }

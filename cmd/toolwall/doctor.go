@@ -147,7 +147,7 @@ func checkHost(ctx context.Context, name string, hooks []install.Hook, o install
 		start := time.Now()
 		r, err := probe(ctx, name, h, o, canaryCommand)
 		took := time.Since(start)
-		got := view.Views[name](r, true)
+		got := view.For(name)(r, true)
 		switch {
 		case err != nil:
 			row.canary = "error"
@@ -159,7 +159,7 @@ func checkHost(ctx context.Context, name string, hooks []install.Hook, o install
 			row.canary = "denied"
 		}
 		r, err = probe(ctx, name, h, o, harmlessCommand)
-		if got := view.Views[name](r, true); err == nil && got.Valid && got.Action == toolwall.Allow {
+		if got := view.For(name)(r, true); err == nil && got.Valid && got.Action == toolwall.Allow {
 			row.harmless = "allowed"
 		} else {
 			row.harmless = "NOT ALLOWED"

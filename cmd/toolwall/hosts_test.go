@@ -37,11 +37,11 @@ func runHost(t *testing.T, env []string, args []string, payload []byte) host.Res
 // with the host detected) for every host: a canary that deletes the home
 // directory is denied in the host's own contract, a harmless command is
 // allowed, and a malformed payload is refused — each as the host reads
-// it (view.Views).
+// it (view.For).
 func TestHostsThroughBinary(t *testing.T) {
 	env := hookEnv(t)
 	for _, name := range hosts.Names() {
-		view := view.Views[name]
+		view := view.For(name)
 		for _, args := range [][]string{{"hook", name}, {"hook"}} {
 			t.Run(strings.Join(args, "_"), func(t *testing.T) {
 				r := runHost(t, env, args, hosts.Probe(name, "rm -rf ~", "/workspace/app"))

@@ -7,6 +7,6 @@ import (
 	"github.com/toolwall/toolwall/host/view"
 )
 
-func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.Views["claude-code"]) }
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.For("claude-code")) }
 
-func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.Views["claude-code"]) }
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.For("claude-code")) }

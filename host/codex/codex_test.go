@@ -9,9 +9,9 @@ import (
 	"github.com/toolwall/toolwall/host/view"
 )
 
-func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.Views["codex"]) }
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.For("codex")) }
 
-func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.Views["codex"]) }
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.For("codex")) }
 
 func TestPatchCalls(t *testing.T) {
 	patch := "*** Begin Patch\n*** Add File: new.sh\n+#!/bin/sh\n+echo hi\n*** Update File: src/a.go\n@@ func a\n-old\n+new\n ctx\n*** Update File: b.txt\n*** Move to: c.txt\n-x\n+y\n*** Delete File: /etc/passwd\n*** End Patch\n"

@@ -7,6 +7,6 @@ import (
 	"github.com/toolwall/toolwall/host/view"
 )
 
-func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.Views["copilot"]) }
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.For("copilot")) }
 
-func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.Views["copilot"]) }
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.For("copilot")) }

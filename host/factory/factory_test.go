@@ -7,6 +7,6 @@ import (
 	"github.com/toolwall/toolwall/host/view"
 )
 
-func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.Views["factory"]) }
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.For("factory")) }
 
-func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.Views["factory"]) }
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.For("factory")) }

@@ -30,22 +30,28 @@ type Reading struct {
 // pre is set, else for another event (where only validity counts).
 type View func(r host.Response, pre bool) Reading
 
-// Views maps each host's name to how it reads a hook's answer, from its
-// documentation and source (shared/reference/agent-hosts.md, the section
-// named in each view's comment).
-var Views = map[string]View{
-	"claude-code": Claude,
-	"codex":       Codex,
-	"gemini":      Gemini,
-	"cursor":      Cursor,
-	"copilot":     Copilot,
-	"opencode":    Plugin,
-	"cline":       Cline,
-	"windsurf":    ExitCode,
-	"factory":     Claude,
-	"kiro":        ExitCode,
-	"qwen":        Claude,
-	"amp":         Plugin,
+// For returns how host name reads a hook's answer (nil for an unknown
+// host).
+func For(name string) View {
+	switch name {
+	case "claude-code", "factory", "qwen":
+		return Claude
+	case "codex":
+		return Codex
+	case "gemini":
+		return Gemini
+	case "cursor":
+		return Cursor
+	case "copilot":
+		return Copilot
+	case "opencode", "amp":
+		return Plugin
+	case "cline":
+		return Cline
+	case "windsurf", "kiro":
+		return ExitCode
+	}
+	return nil
 }
 
 var (

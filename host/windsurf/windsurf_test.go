@@ -7,6 +7,6 @@ import (
 	"github.com/toolwall/toolwall/host/view"
 )
 
-func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.Views["windsurf"]) }
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.For("windsurf")) }
 
-func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.Views["windsurf"]) }
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.For("windsurf")) }

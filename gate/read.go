@@ -32,4 +32,5 @@ func ReadCall(call toolwall.Call) (s *shell.Script, how string, err error) {
 // errFinding is a finding of the reader as an error.
 type errFinding toolwall.Finding
 
+// Error is the rule id and the reason.
 func (e errFinding) Error() string { return e.Rule + ": " + e.Reason }

@@ -118,6 +118,7 @@ type Adapter interface {
 // DecodeError is a payload an adapter cannot read.
 type DecodeError struct{ Msg string }
 
+// Error returns the message.
 func (e *DecodeError) Error() string { return e.Msg }
 
 // Malformed returns a *DecodeError with msg.

@@ -40,6 +40,7 @@ type Change struct {
 	What string
 }
 
+// String returns "FILE: what".
 func (c Change) String() string { return c.File + ": " + c.What }
 
 // ErrConflict is returned when a file toolwall would write is the user's

@@ -13,6 +13,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error says where and what.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("PowerShell, offset %d: %s", e.Offset, e.Msg)
 }
@@ -20,6 +21,7 @@ func (e *SyntaxError) Error() string {
 // LimitError is a command too large or too deeply nested to read.
 type LimitError struct{ Msg string }
 
+// Error says which limit.
 func (e *LimitError) Error() string { return "PowerShell: " + e.Msg }
 
 // stmt is a statement: pipelines chained by && and ||, or a keyword

@@ -72,6 +72,7 @@ $HOME.`,
 
 type errReader struct{ err error }
 
+// Read fails with the error.
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // serveHook handles one event of host a. Session memory lives in a SQLite

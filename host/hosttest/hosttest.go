@@ -231,6 +231,7 @@ func Run(t *testing.T, a host.Adapter, view View) {
 
 type slow struct{ Stub }
 
+// Evaluate waits for the deadline.
 func (*slow) Evaluate(ctx context.Context, _ toolwall.Call) toolwall.Verdict {
 	<-ctx.Done()
 	time.Sleep(10 * time.Millisecond)

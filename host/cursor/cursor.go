@@ -150,7 +150,9 @@ func call(tool string, input json.RawMessage, powershell bool) (toolwall.Call, e
 
 // Encode prints {"permission":…} for every decision (allow included:
 // failClosed blocks on output that is not JSON), {"continue":true} for a
-// prompt and {} for other events; it always exits 0.
+// prompt and {} for other events; it always exits 0. beforeReadFile
+// honours only "permission" (Cursor's hooks reference); the messages
+// ride along for the hosts that show them.
 func (Adapter) Encode(a host.Answer) host.Response {
 	var v any
 	switch {

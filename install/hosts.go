@@ -112,7 +112,7 @@ var hosts = []host{
 				}
 			}}}
 		},
-		note: "Gemini CLI runs a project's hooks only in a trusted folder."},
+		note: "Gemini CLI runs a project's hooks only in a trusted folder; releases before hooks were on by default need them switched on (hooksConfig.enabled, or tools.enableHooks in the oldest). Check with /hooks panel."},
 	{name: "cursor", dirs: []string{".cursor"}, programs: []string{"cursor-agent", "cursor"},
 		ops: func(o Options, b string) []op {
 			blocking := map[string]bool{"preToolUse": true, "beforeShellExecution": true, "beforeMCPExecution": true, "beforeReadFile": true}

@@ -20,6 +20,8 @@ func TestExplainCall(t *testing.T) {
 				"effect:  deletes /home/user (recursive", "rm.dangerous-target (destroy): deny", "priv.sudo (ops): warn", "fusion:    highest score 0.95 is in band critical", "verdict:   deny: "}},
 		{[]string{"explain", "--tool", "WebFetch", "--input", `{"url": "http://169.254.169.254/latest/"}`},
 			[]string{"call:      WebFetch", "ssrf.metadata (ssrf): deny", "verdict:   deny"}},
+		{[]string{"explain", "--home", "/Users/me", "--tool", "PowerShell", "--input", `{"command": "ri -r -fo $env:USERPROFILE"}`},
+			[]string{"read as:   rm -r -f -- /Users/me", "reading:   PowerShell, 1 command(s)", "rm.dangerous-target (destroy): deny", "verdict:   deny"}},
 		{[]string{"explain", "--", "ls -la"},
 			[]string{"parse:   ls", "findings:  none", "verdict:   allow"}},
 	} {

@@ -11,6 +11,7 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/pwsh"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -54,6 +55,11 @@ func explainCall(cmd *cobra.Command, f callFlags, args []string) error {
 	out := cmd.OutOrStdout()
 	fmt.Fprintf(out, "call:      %s in %s (project %s, home %s, context %s)\n", call.Tool, call.Cwd, call.Project, orDash(call.Home), call.Context)
 	if script, how, err := gate.ReadCall(call); how != "" {
+		if cmd, ok := call.Field("command"); ok && call.Tool == toolwall.ToolPowerShell {
+			if bash, err := pwsh.Translate(cmd, pwsh.Options{Cwd: call.Cwd, Home: call.Home, Project: call.Project}); err == nil {
+				fmt.Fprintf(out, "read as:   %s\n", strings.ReplaceAll(bash, "\n", "\n           "))
+			}
+		}
 		writeReading(out, how, script, err)
 	}
 	writeFusion(out, v, e.Thresholds())

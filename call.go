@@ -31,6 +31,9 @@ const (
 	ToolNotebookEdit = "NotebookEdit"
 	// ToolGrep searches file contents; its optional path is "path".
 	ToolGrep = "Grep"
+	// ToolPowerShell runs a PowerShell command ("command"), as Claude
+	// Code's shell tool on Windows does; the gate reads it as PowerShell.
+	ToolPowerShell = "PowerShell"
 )
 
 // RecentCall is one admitted watched call as (tool, turn), as the pipeline

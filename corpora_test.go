@@ -98,6 +98,8 @@ func TestCorpora(t *testing.T) {
 		}
 	}
 
+	windowsCorpus(t, dir)
+
 	cases, err := eval.ReadFile(filepath.Join(dir, "peers", "dcg-corpus.tsv"), "")
 	if err != nil {
 		t.Fatal(err)
@@ -158,4 +160,56 @@ func top(m map[string]int, n int) string {
 		out = append(out, fmt.Sprintf("%s=%d", s[i].k, s[i].v))
 	}
 	return strings.Join(out, " ")
+}
+
+// windowsCorpus measures tldr-pages' Windows examples (cmd.exe and
+// PowerShell lines) judged as the PowerShell calls Windows hosts send:
+// the stops not reviewed in testdata/corpus-windows-stops.txt must stay
+// within the benign corpora's targets (stop <= 1.5 %, deny <= 0.3 % of the
+// lines with an empty risk_hint); lines the PowerShell reader cannot read
+// are asked about and counted apart, as bash parse errors are.
+func windowsCorpus(t *testing.T, dir string) {
+	b, err := os.ReadFile("testdata/corpus-windows-stops.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reviewed := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			reviewed[l] = true
+		}
+	}
+	var lines, stopped, denied, unread, known int
+	rules := map[string]int{}
+	jsonLines(t, filepath.Join(dir, "benign", "tldr-windows.jsonl"), func(m map[string]any) {
+		cmd, _ := m["cmd"].(string)
+		if hint, _ := m["risk_hint"].([]any); len(hint) > 0 || cmd == "" || strings.Contains(cmd, "\n") {
+			return
+		}
+		lines++
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		v := specGate.Evaluate(context.Background(), toolwall.Call{Tool: toolwall.ToolPowerShell, Input: in,
+			Cwd: "/Users/user/project", Project: "/Users/user/project", Home: "/Users/user"})
+		switch {
+		case slices.Contains(v.Rules(), "pwsh.parse-error"):
+			unread++
+		case v.Action.Stops() && reviewed[cmd]:
+			known++
+		case v.Action.Stops():
+			stopped++
+			if v.Action == toolwall.Deny {
+				denied++
+			}
+			for _, r := range v.Rules() {
+				rules[r]++
+			}
+			t.Logf("tldr-windows stop not reviewed: %s %v: %s", v.Action, v.Rules(), cmd)
+		}
+	})
+	rate, drate := float64(stopped)/float64(lines), float64(denied)/float64(lines)
+	t.Logf("benign tldr-windows %5d lines (empty risk_hint, as PowerShell): %4d stopped and not reviewed (%.2f%%), %d denied (%.2f%%), %d reviewed stops, %3d cannot be read (ask); top rules: %s",
+		lines, stopped, 100*rate, denied, 100*drate, known, unread, top(rules, 6))
+	if rate > 0.015 || drate > 0.003 {
+		t.Errorf("tldr-windows: %.2f%% stopped, %.2f%% denied", 100*rate, 100*drate)
+	}
 }

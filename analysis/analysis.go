@@ -68,4 +68,8 @@ type Analyzer struct {
 	Tools []string
 	// Run analyzes in and adds to r. It must not retain in or r.
 	Run func(ctx context.Context, in *Input, r *Report)
+	// Rules lists every rule id the analyzer reports (each analyzer
+	// package declares them in rules.go); engine.Rules gathers them into
+	// the rule catalog.
+	Rules []Rule
 }

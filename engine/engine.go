@@ -14,7 +14,9 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analyzers"
 	"github.com/toolwall/toolwall/analyzers/self"
+	"github.com/toolwall/toolwall/analyzers/windows"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/llm"
 	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
@@ -174,7 +176,7 @@ func New(opts Options) *Engine {
 	if cfg.Memory.Turns > 0 {
 		w.Turns = cfg.Memory.Turns
 	}
-	files := self.Files{Home: DefaultFiles()}
+	files := self.Files{Home: DefaultFiles(), Settings: HostSettings()}
 	var exists func(string) (bool, bool)
 	if opts.Places == Installed {
 		files.Own = append(installedFiles(cfg, opts.ConfigPath, e.state), opts.Protect...)
@@ -187,7 +189,7 @@ func New(opts Options) *Engine {
 	}
 	e.Gate = gate.New(gate.Options{
 		Tracked:    tracked,
-		Analyzers:  append(analyzers.All(), self.New(files), e.policy.Analyzer()),
+		Analyzers:  append(analyzers.All(), windows.Analyzer, self.New(files), e.policy.Analyzer()),
 		Thresholds: cfg.ThresholdsOr(toolwall.DefaultThresholds()), // checked by policy.Parse
 		Disabled:   cfg.Rules.Disable,
 		Window:     w,
@@ -310,6 +312,22 @@ func DefaultFiles() []string {
 		".local/state/toolwall/audit.jsonl",
 		".local/state/toolwall/approvals.jsonl",
 	}
+}
+
+// HostSettings lists every agent host's hook settings files but Claude
+// Code's (which the self analyzer derives itself), for self.Files: a tool
+// call that changes one is asked about (self.settings).
+func HostSettings() []self.Setting {
+	var out []self.Setting
+	seen := map[string]bool{}
+	for _, s := range host.Settings() {
+		if s.Host == "claude-code" || seen[s.Path] {
+			continue
+		}
+		seen[s.Path] = true
+		out = append(out, self.Setting{Path: s.Path, Host: s.Display})
+	}
+	return out
 }
 
 // installedFiles lists the real files of this process: the configuration

@@ -215,8 +215,10 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
 	in := &analysis.Input{Call: call, Exists: g.exists}
 	var findings []toolwall.Finding
-	if call.Tool == toolwall.ToolBash {
-		script, f := g.read(call)
+	tool := call.Tool
+	if call.Tool == toolwall.ToolBash || call.Tool == toolwall.ToolPowerShell {
+		tool = toolwall.ToolBash // PowerShell is read into the same commands (pwsh.go)
+		script, f := g.readCommand(call)
 		if f != nil {
 			findings = append(findings, *f)
 		}
@@ -226,7 +228,7 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Find
 		in.Script = script
 	}
 	rep := &analysis.Report{}
-	for _, a := range g.byTool[call.Tool] {
+	for _, a := range g.byTool[tool] {
 		if err := ctx.Err(); err != nil {
 			findings = append(findings, cancelled())
 			break

@@ -12,7 +12,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
-	"github.com/toolwall/toolwall/hook"
+	"github.com/toolwall/toolwall/host"
 )
 
 // judged is a tools/call as the engine sees it: the calls it maps to and
@@ -125,17 +125,17 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	switch v.Action {
 	case toolwall.Deny:
 		p.log.Warn("toolwall mcp-proxy: deny", "tool", tool, "rules", v.Rules(), "reason", v.Reason)
-		return refusal(hook.Explain(v)), nil
+		return refusal(host.Explain(v)), nil
 	case toolwall.Ask:
 		if !canElicit(req.Session) {
 			p.log.Warn("toolwall mcp-proxy: ask refused: the client cannot ask its user", "tool", tool, "rules", v.Rules())
-			return refusal(hook.Explain(v) + " A human must allow this call; the MCP client cannot ask its user here, so it is refused. Ask the user to run it or to allow it."), nil
+			return refusal(host.Explain(v) + " A human must allow this call; the MCP client cannot ask its user here, so it is refused. Ask the user to run it or to allow it."), nil
 		}
 		state := p.park(pending{name: name, args: string(req.Params.Arguments), j: j, at: time.Now()})
 		return &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{inputAllow: &mcp.ElicitParams{
 				Mode:            "form",
-				Message:         "toolwall asks before this call to " + tool + " runs: " + hook.Explain(v) + "\n\nAllow it?",
+				Message:         "toolwall asks before this call to " + tool + " runs: " + host.Explain(v) + "\n\nAllow it?",
 				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"allow":{"type":"boolean","title":"Allow this call","description":"Run the call toolwall asked about"}},"required":["allow"]}`),
 			}},
 			RequestState: state,
@@ -192,7 +192,7 @@ func (p *Proxy) resume(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	}
 	if !allow {
 		p.log.Warn("toolwall mcp-proxy: ask declined by the user", "tool", ToolID(p.opts.Name, x.name), "rules", v.Rules())
-		return refusal(hook.Explain(v) + " The user did not allow it."), nil
+		return refusal(host.Explain(v) + " The user did not allow it."), nil
 	}
 	p.log.Info("toolwall mcp-proxy: ask allowed by the user", "tool", ToolID(p.opts.Name, x.name), "rules", v.Rules())
 	return p.forward(ctx, req, x.j)

@@ -107,6 +107,7 @@ func (p *Policy) Analyzer() *analysis.Analyzer {
 	}
 	return &analysis.Analyzer{
 		Name:  "policy",
+		Rules: p.rules(),
 		Doc:   "the configuration's custom rules ([[rule]]), per project; refuses toolwall approve from a tool call",
 		Tools: tools,
 		Run: func(_ context.Context, in *analysis.Input, r *analysis.Report) {

@@ -22,7 +22,7 @@ import (
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/chain"
 	"github.com/toolwall/toolwall/gate"
-	"github.com/toolwall/toolwall/hook"
+	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/server/api"
 )
 
@@ -246,7 +246,7 @@ func (s *Server) fail(w http.ResponseWriter, code int, kind, msg string) {
 func (s *Server) decision(id string, v toolwall.Verdict) api.Decision {
 	d := api.Decision{Schema: api.Schema, DecisionID: id, Verdict: v, Rules: v.Rules()}
 	if v.Action != toolwall.Allow {
-		d.Message = hook.Explain(v)
+		d.Message = host.Explain(v)
 	}
 	return d
 }

@@ -189,7 +189,10 @@ func open(path string, opts Options) (*SQLite, error) {
 		return fail(err)
 	}
 	db := sql.OpenDB(persistWAL{base})
-	if err := migrate(db, opts.BusyTimeout); err != nil {
+	// A file is created or migrated once, by whichever of the processes
+	// starting together gets the lock; the others wait for it longer than
+	// for one write (128 hooks at once wait more than 500 ms).
+	if err := migrate(db, max(opts.BusyTimeout, DefaultBusyTimeout)); err != nil {
 		db.Close()
 		var se *sqlite.Error
 		if errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_NOTADB || se.Code()&0xff == sqlite3.SQLITE_CORRUPT) {
@@ -210,8 +213,8 @@ const AppID = 0x74777374
 // and brings its schema to len(migrations). It changes nothing in a file
 // that is not a toolwall state file. Processes creating the file at the
 // same time meet each other's locks, which SQLite may report at once
-// rather than wait for (a reader upgrading to a writer): it retries with
-// a short random pause until wait has passed.
+// rather than wait for (a reader upgrading to a writer) or after its busy
+// timeout: it retries with a short random pause until wait has passed.
 func migrate(db *sql.DB, wait time.Duration) error {
 	deadline := time.Now().Add(wait)
 	for {

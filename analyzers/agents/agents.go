@@ -42,7 +42,8 @@ const (
 // judges Bash, Write, Edit and MultiEdit calls; in RootContext it
 // reports nothing.
 var Analyzer = &analysis.Analyzer{
-	Name: "agents",
+	Name:  "agents",
+	Rules: rules,
 	Doc: "agents refuses launching an AI coding agent with its approvals switched off (claude --dangerously-skip-permissions, " +
 		"gemini --yolo, codex --dangerously-bypass-approvals-and-sandbox, …) and writes to agent and IDE settings that " +
 		"auto-approve tools, add MCP servers or hooks, or change permission modes; ordinary settings edits pass.",

@@ -33,7 +33,8 @@ func New(opts Options) *analysis.Analyzer {
 		opts.GitTimeout = 2 * time.Second
 	}
 	return &analysis.Analyzer{
-		Name: "destroy",
+		Name:  "destroy",
+		Rules: rules,
 		Doc: "destroy reports commands that delete, overwrite or lock away data beyond recovery: " +
 			"recursive rm or find -delete of /, home, system directories or the project, " +
 			"chmod/chown -R on them, setuid bits, mv to /dev/null, fork bombs, and writes, formats or " +

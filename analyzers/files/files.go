@@ -43,7 +43,8 @@ const ToolNotebookEdit = "NotebookEdit"
 // login, privilege, persistence and system files, and reads of secrets.
 // It reports nothing in RootContext (seed 004).
 var Analyzer = &analysis.Analyzer{
-	Name: "files",
+	Name:  "files",
+	Rules: rules,
 	Doc: "files judges Write, Edit, MultiEdit, NotebookEdit and Read calls by their path: writes to " +
 		"authentication, cron, service and privilege files are denied; writes to shell rc files, git " +
 		"hooks, agent or toolwall settings and system directories are asked; reads of private keys, " +

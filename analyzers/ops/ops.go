@@ -16,7 +16,8 @@ import (
 // categories "git", "database", "infrastructure", "system" and
 // "privilege".
 var Analyzer = &analysis.Analyzer{
-	Name: "ops",
+	Name:  "ops",
+	Rules: rules,
 	Doc: "Stops operations that destroy work or access a developer cannot get back: " +
 		"git resets, cleans, forced pushes and history rewrites; SQL DROP/TRUNCATE/unbounded DELETE, " +
 		"FLUSHALL, dropDatabase, framework database resets; cloud, cluster and container deletions " +

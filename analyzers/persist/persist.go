@@ -113,7 +113,8 @@ const (
 // [toolwall.RootContext] it reports nothing (seed 004: the root helper gets
 // only the catastrophic set).
 var Analyzer = &analysis.Analyzer{
-	Name: "persist",
+	Name:  "persist",
+	Rules: rules,
 	Doc: "persist stops shell commands that make something run later or as root (writes to cron, " +
 		"systemd, launchd, boot and shell startup files; crontab, at, systemctl enable, launchctl load; " +
 		"kernel modules), change accounts, switch audit, logging and security tools off or wipe logs, " +

@@ -38,6 +38,7 @@ const (
 // 004).
 var Analyzer = &analysis.Analyzer{
 	Name:  "remote",
+	Rules: rules,
 	Doc:   "Refuses remote code execution (curl | sh, bash <(curl), sh -c \"$(curl)\", base64 -d | sh, python -c exec(urlopen)), asks on interpreter one-liners that delete trees, and tags download-file, download-stdout, exec-local and egress effects.",
 	Tools: []string{toolwall.ToolBash},
 	Run:   run,

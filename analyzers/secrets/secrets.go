@@ -82,7 +82,8 @@ const (
 // fetch tool is given. It reports nothing in RootContext (seed 004: the
 // root helper gets only the catastrophic set).
 var Analyzer = &analysis.Analyzer{
-	Name: "secrets",
+	Name:  "secrets",
+	Rules: rules,
 	Doc: "secrets finds shell commands that read private keys, cloud credentials, system " +
 		"password files or project .env files (ask), send them, the environment or a secret " +
 		"value to a host other than its own service (deny), or delete, overwrite or append to " +

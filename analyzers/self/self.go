@@ -33,6 +33,21 @@ type Files struct {
 	// Home are paths relative to the home directory of each call (where
 	// an install puts them: "go/bin/toolwall", ".config/toolwall/…").
 	Home []string
+	// Settings are other agent hosts' settings files where toolwall's
+	// hook is configured (Claude Code's are always included), relative to
+	// both the home directory and the project of each call; a change is
+	// asked about (RuleSettings). A "*" in the last element matches any
+	// file name there.
+	Settings []Setting
+}
+
+// Setting is one agent host's settings file.
+type Setting struct {
+	// Path is relative to the home directory and to the project
+	// (".codex/hooks.json").
+	Path string
+	// Host names the host in reasons ("Codex").
+	Host string
 }
 
 // New returns the analyzer for toolwall's own files. Claude Code's
@@ -64,8 +79,14 @@ func New(files Files) *analysis.Analyzer {
 		own  []string
 	}
 	var last atomic.Pointer[homed]
+	sets := hostSettings{list: slices.Clone(files.Settings), first: map[string]bool{}}
+	for _, s := range sets.list {
+		first, _, _ := strings.Cut(s.Path, "/")
+		sets.first[first] = true
+	}
 	return &analysis.Analyzer{
 		Name:  "self",
+		Rules: rules,
 		Doc:   "refuses changes to toolwall's own configuration, state and binary; asks before changes to Claude Code's settings",
 		Tools: []string{toolwall.ToolBash, toolwall.ToolWrite, toolwall.ToolEdit, toolwall.ToolMultiEdit, toolwall.ToolNotebookEdit},
 		Run: func(_ context.Context, in *analysis.Input, r *analysis.Report) {
@@ -81,7 +102,7 @@ func New(files Files) *analysis.Analyzer {
 					last.Store(&homed{h, own})
 				}
 			}
-			run(own, in, r)
+			run(own, sets, in, r)
 		},
 	}
 }
@@ -133,6 +154,14 @@ func (t target) touches(protected []string) (string, bool) {
 		}
 		if t.path == f || t.tree && paths.Under(f, t.path) && t.within(f) {
 			return f, true
+		}
+		if strings.Contains(path.Base(f), "*") {
+			if ok, _ := path.Match(f, t.path); ok {
+				return t.path, true
+			}
+			if t.tree && paths.Under(path.Dir(f), t.path) && t.within(path.Dir(f)) {
+				return f, true
+			}
 		}
 		if strings.ContainsAny(t.path, "*?[") && globMatch(t.path, f, t.tree) {
 			return f, true
@@ -227,37 +256,39 @@ func weakens(mode, f string) bool {
 	return false
 }
 
-func run(own []string, in *analysis.Input, r *analysis.Report) {
+// hostSettings are other hosts' settings files, with the first element of
+// each path for a quick miss.
+type hostSettings struct {
+	list  []Setting
+	first map[string]bool
+}
+
+func run(own []string, sets hostSettings, in *analysis.Input, r *analysis.Report) {
 	call := in.Call
 	ask := settings(call)
-	report := func(what, target string, deny bool) {
+	report := func(what, target, owner string, deny bool) {
 		if deny {
 			r.Add(toolwall.Finding{Rule: RuleTamper, Category: "self", Score: 0.95, Action: toolwall.Deny,
 				Reason: fmt.Sprintf("%s was refused: it would change %s, one of toolwall's own files, which would switch off or weaken the checks on this agent's tool calls. Ask the user to make this change themselves.", what, target)})
 			return
 		}
 		r.Add(toolwall.Finding{Rule: RuleSettings, Category: "self", Score: 0.6, Action: toolwall.Ask,
-			Reason: fmt.Sprintf("%s needs confirmation: it would change %s, Claude Code's settings, where toolwall's hook is configured. Ask the user to confirm the change.", what, target)})
+			Reason: fmt.Sprintf("%s needs confirmation: it would change %s, %s's settings, where toolwall's hook is configured. Ask the user to confirm the change.", what, target, owner)})
 	}
 	judge := func(what string, t target) bool {
 		if f, ok := t.touches(own); ok {
-			report(what, f, true)
+			report(what, f, "", true)
 			return true
 		}
 		if t.unnamed {
 			return false // an archive unpacked in the project names no settings file
 		}
-		if t.tree && len(t.names) == 0 {
-			// Work over a whole tree (sed -i, chown -R, find -exec across
-			// the project) is ordinary: only a tree inside the settings'
-			// own directory (.claude), or a find that picks the file by
-			// name, counts.
-			if !slices.ContainsFunc(ask, func(f string) bool { return paths.Under(t.path, path.Dir(f)) && path.Dir(f) != call.Home }) {
-				return false
-			}
+		if f, ok := t.touchesSettings(ask, call.Home); ok {
+			report(what, f, "Claude Code", false)
+			return true
 		}
-		if f, ok := t.touches(ask); ok {
-			report(what, f, false)
+		if f, h, ok := t.touchesHosts(sets, call); ok {
+			report(what, f, h, false)
 			return true
 		}
 		return false
@@ -287,7 +318,7 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 	for _, c := range in.Script.Commands {
 		what := c.Shown()
 		if f, deny, ok := indirect(c, own, ask, call.Home); ok && !c.Remote {
-			report(what, f, deny)
+			report(what, f, "Claude Code", deny)
 			continue
 		}
 		for _, t := range targets(c, tails[c]) {
@@ -296,6 +327,65 @@ func run(own []string, in *analysis.Input, r *analysis.Report) {
 			}
 		}
 	}
+}
+
+// touchesSettings returns the first settings file of list t changes.
+// Work over a whole tree (sed -i, chown -R, find -exec across the
+// project) is ordinary: only a tree inside the settings' own directory
+// (.claude), or a find that picks the file by name, counts.
+func (t target) touchesSettings(list []string, home string) (string, bool) {
+	if t.tree && len(t.names) == 0 {
+		if !slices.ContainsFunc(list, func(f string) bool { return paths.Under(t.path, path.Dir(f)) && path.Dir(f) != home }) {
+			return "", false
+		}
+	}
+	return t.touches(list)
+}
+
+// touchesHosts returns the first of other hosts' settings files t
+// changes (sets are relative to the call's home and project) and the
+// host's name. A plain file is looked up directly; a tree or a pattern
+// is matched against every file.
+func (t target) touchesHosts(sets hostSettings, call toolwall.Call) (string, string, bool) {
+	bases := [2]string{call.Home, call.Project}
+	if !t.tree && !strings.ContainsAny(t.path, "*?[") {
+		for _, base := range bases {
+			rel, ok := strings.CutPrefix(t.path, base+"/")
+			if base == "" || !ok {
+				continue
+			}
+			if first, _, _ := strings.Cut(rel, "/"); !sets.first[first] {
+				continue
+			}
+			for _, s := range sets.list {
+				if ok, _ := path.Match(s.Path, rel); ok {
+					if f, ok := t.touches([]string{t.path}); ok {
+						return f, s.Host, true
+					}
+				}
+			}
+		}
+		return "", "", false
+	}
+	for _, s := range sets.list {
+		for _, base := range bases {
+			if base == "" {
+				continue
+			}
+			if t.tree && len(t.names) == 0 {
+				// Only a tree inside a settings file's own directory
+				// counts (touchesSettings): it lies under the base.
+				rel, ok := strings.CutPrefix(t.path, base+"/")
+				if first, _, _ := strings.Cut(rel, "/"); !ok || !sets.first[first] {
+					continue
+				}
+			}
+			if f, ok := t.touchesSettings([]string{path.Join(base, s.Path)}, call.Home); ok {
+				return f, s.Host, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // targets lists what command c changes, from its effects; tails are the

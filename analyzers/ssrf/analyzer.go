@@ -15,6 +15,7 @@ import (
 // the URL is the secrets analyzer's to judge.
 var Analyzer = &analysis.Analyzer{
 	Name:  "ssrf",
+	Rules: rules,
 	Doc:   "Judges URLs given to fetch tools before DNS: non-web schemes, cloud metadata endpoints, loopback and internal hosts in every spelling (decimal/hex/octal IPv4, IPv4-in-IPv6, userinfo and Unicode tricks).",
 	Tools: []string{toolwall.ToolWebFetch},
 	Run:   run,

@@ -18,6 +18,7 @@ const (
 // RootContext it reports nothing (seed 004).
 var Analyzer = &analysis.Analyzer{
 	Name:  "unresolved",
+	Rules: rules,
 	Doc:   "asks about commands whose program comes from a variable, an array, a command substitution or a glob",
 	Tools: []string{toolwall.ToolBash},
 	Run:   run,

@@ -236,11 +236,27 @@ func newAuditPrune() *cobra.Command {
 
 func newExplain() *cobra.Command {
 	var sf storeFlags
+	var cf callFlags
 	cmd := &cobra.Command{
-		Use:   "explain DECISION-ID",
-		Short: "Show everything recorded about one decision",
-		Args:  cobra.ExactArgs(1),
+		Use:   "explain DECISION-ID | explain -- COMMAND | explain --tool TOOL --input JSON",
+		Short: "Show a decision: a recorded one, or a call read step by step",
+		Long: `With DECISION-ID, shows everything recorded about one decision.
+
+With a command after -- (or --tool and --input), reads the call step by
+step as the gate does and prints each stage: every command the reader saw
+would run, with its catalog parse (options, operands and their roles) and
+its effects (reads, writes, deletes, fetches, …); each finding with its
+rule id, analyzer, action, score and reason; the fusion (highest score,
+its band under the thresholds, the strictest floor); and the final
+verdict. Nothing is run and nothing is recorded.`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cf.tool != "" || cmd.ArgsLenAtDash() == 0 {
+				return explainCall(cmd, cf, args)
+			}
+			if len(args) != 1 {
+				return fmt.Errorf("explain takes one decision id, or a call: -- COMMAND, or --tool and --input")
+			}
 			a, _, err := sf.openAudit(cmd.Context())
 			if err != nil {
 				return err
@@ -254,6 +270,7 @@ func newExplain() *cobra.Command {
 		},
 	}
 	sf.add(cmd)
+	cf.add(cmd)
 	return cmd
 }
 

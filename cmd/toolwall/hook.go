@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -10,7 +12,9 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/engine"
-	"github.com/toolwall/toolwall/hook"
+	"github.com/toolwall/toolwall/host"
+	"github.com/toolwall/toolwall/host/claudecode"
+	"github.com/toolwall/toolwall/host/hosts"
 )
 
 func newHook() *cobra.Command {
@@ -19,56 +23,73 @@ func newHook() *cobra.Command {
 		noState bool
 	)
 	h := &cobra.Command{
-		Use:   "hook",
-		Short: "Run as an agent host's hook",
-		Args:  cobra.ArbitraryArgs,
-		// A mistyped host name in settings.json ("claude_code") must not
+		Use:   "hook [HOST]",
+		Short: "Run as an agent host's hook (" + strings.Join(hosts.Names(), ", ") + ")",
+		Long: `Reads one hook payload on stdin and answers in the host's protocol:
+` + strings.Join(hosts.Names(), ", ") + `.
+Without HOST, the host is told apart by the payload's shape.
+
+Every problem — a malformed or oversized payload, a broken configuration,
+an internal error, a decision that takes longer than 4 s — is answered as a
+deny in the host's protocol: hosts treat a failing hook as "allow".
+
+The project root is the host's project variable ($CLAUDE_PROJECT_DIR,
+$GEMINI_PROJECT_DIR, …) or the payload's workspace, else its cwd; home is
+$HOME.`,
+		Args: cobra.MaximumNArgs(1),
+		// A mistyped host name in a settings file ("claude_code") must not
 		// turn into help text and exit 0, which the host reads as allow.
-		RunE: func(_ *cobra.Command, args []string) error {
-			hookFail(fmt.Sprintf("toolwall hook is misconfigured: unknown host %q (known: claude-code); fix the hook command in settings.json.", strings.Join(args, " ")))
-			return nil
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in, err := io.ReadAll(io.LimitReader(os.Stdin, host.DefaultMaxPayload+1))
+			var a host.Adapter
+			if len(args) == 1 {
+				var ok bool
+				if a, ok = hosts.Lookup(args[0]); !ok {
+					hookFail(hosts.Detect(in, os.Getenv), fmt.Sprintf("toolwall hook is misconfigured: unknown host %q (known: %s); fix the hook command in the host's settings.", args[0], strings.Join(hosts.Names(), ", ")))
+					return nil
+				}
+			} else {
+				a = hosts.Detect(in, os.Getenv)
+			}
+			var r io.Reader = bytes.NewReader(in)
+			if err != nil {
+				r = io.MultiReader(bytes.NewReader(in), errReader{err})
+			}
+			return serveHook(cmd.Context(), a, r, state, noState)
 		},
 	}
-	cc := &cobra.Command{
-		Use:   "claude-code",
-		Short: "Claude Code hook: PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit",
-		Long: `Reads one Claude Code hook payload on stdin and answers in the hook protocol.
-
-PreToolUse: allow prints nothing; ask and deny print
-  {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"..."}}
-It always exits 0: Claude Code treats a failing hook as allow, so every
-problem, including a malformed payload, is answered as a deny.
-
-The project root is $CLAUDE_PROJECT_DIR (else the payload's cwd); home is $HOME.`,
-		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			runClaudeHook(cmd.Context(), state, noState)
-			return nil
-		},
-	}
-	cc.Flags().StringVar(&state, "state", "", "session state database (default $TOOLWALL_STATE, else $XDG_STATE_HOME/toolwall/state.db, else ~/.local/state/toolwall/state.db)")
-	cc.Flags().BoolVar(&noState, "no-state", false, "keep no session memory (single-call analysis only)")
-	// A flag mistake in settings.json must not turn into "allow": answer
-	// with a deny that names it.
-	cc.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		hookFail(fmt.Sprintf("toolwall hook is misconfigured (%v); fix the hook command in settings.json.", err))
+	h.Flags().StringVar(&state, "state", "", "session state database (default $TOOLWALL_STATE, else $XDG_STATE_HOME/toolwall/state.db, else ~/.local/state/toolwall/state.db)")
+	h.Flags().BoolVar(&noState, "no-state", false, "keep no session memory (single-call analysis only)")
+	// A flag mistake in a settings file must not turn into "allow":
+	// answer with a deny that names it.
+	h.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		in, _ := io.ReadAll(io.LimitReader(os.Stdin, host.DefaultMaxPayload))
+		hookFail(hosts.Detect(in, os.Getenv), fmt.Sprintf("toolwall hook is misconfigured (%v); fix the hook command in the host's settings.", err))
 		return nil
 	})
-	h.AddCommand(cc)
 	return h
 }
 
-// runClaudeHook handles one event on stdin/stdout. Session memory lives
-// in a SQLite file shared by every hook process; if it cannot be opened,
-// single-call analysis goes on and verdicts say chain memory is off.
-func runClaudeHook(ctx context.Context, state string, noState bool) {
+type errReader struct{ err error }
+
+// Read fails with the error.
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// serveHook handles one event of host a. Session memory lives in a SQLite
+// file shared by every hook process; if it cannot be opened, single-call
+// analysis goes on and verdicts say chain memory is off.
+func serveHook(ctx context.Context, a host.Adapter, stdin io.Reader, state string, noState bool) error {
+	h := &host.Hook{Adapter: a, Home: engine.UserHome(), Logger: logger()}
+	if env := a.ProjectEnv(); env != "" {
+		h.ProjectDir = os.Getenv(env)
+	}
 	cfg, err := loadConfig()
 	if err != nil {
 		// Fail closed, visibly: a broken configuration must not become
 		// "allow", nor silently fall back to weaker defaults.
 		logger().Error("toolwall hook: configuration error", "err", err)
-		(&hook.ClaudeCode{Shield: engine.Broken{Err: err}, Logger: logger()}).Handle(ctx, os.Stdin, os.Stdout)
-		return
+		h.Shield = engine.Broken{Err: err}
+		return hookExit(h.Handle(ctx, stdin, os.Stdout, os.Stderr))
 	}
 	mem := engine.Persistent
 	if noState {
@@ -78,26 +99,34 @@ func runClaudeHook(ctx context.Context, state string, noState bool) {
 	stores := engine.StoresFor(cfg, statePath)
 	e := newEngine(cfg, engine.Options{State: state, Memory: mem, Places: engine.Installed, Protect: stores.Files()})
 	defer e.Close()
-	drv := &hook.ClaudeCode{
-		Shield:     e,
-		Turns:      e,
-		ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"),
-		Home:       engine.UserHome(),
-		Logger:     logger(),
-	}
-	if a := stores.Audit(); a != nil {
-		defer a.Close()
-		drv.Audit = a
+	h.Shield, h.Turns = e, e
+	if au := stores.Audit(); au != nil {
+		defer au.Close()
+		h.Audit = au
 	}
 	if ap := stores.Approvals(); ap != nil {
-		drv.Approvals = ap
+		h.Approvals = ap
 	}
-	drv.Handle(ctx, os.Stdin, os.Stdout)
+	return hookExit(h.Handle(ctx, stdin, os.Stdout, os.Stderr))
 }
 
-// hookFail prints a PreToolUse deny with reason.
-func hookFail(reason string) {
-	if err := hook.WriteDecision(os.Stdout, toolwall.Deny, reason); err != nil {
-		logger().Error("toolwall hook: cannot write answer", "err", err)
+// hookExit turns the hook's exit status into the command's.
+func hookExit(_ toolwall.Verdict, exit int) error {
+	if exit != 0 {
+		return exitError{exit}
+	}
+	return nil
+}
+
+// hookFail answers with a deny with reason in host a's protocol.
+func hookFail(a host.Adapter, reason string) {
+	if a == nil {
+		a = claudecode.Adapter{}
+	}
+	r := a.Encode(host.Answer{Event: host.PreToolUse, Action: toolwall.Deny, Reason: reason})
+	fmt.Fprint(os.Stdout, r.Stdout)
+	fmt.Fprint(os.Stderr, r.Stderr)
+	if r.Exit != 0 {
+		os.Exit(r.Exit)
 	}
 }

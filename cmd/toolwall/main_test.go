@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolwall/toolwall/hook"
+	"github.com/toolwall/toolwall/host/claudecode"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -147,12 +147,12 @@ func post(session, command string) map[string]any {
 	return p
 }
 
-func decision(t *testing.T, out string) hook.SpecificOutput {
+func decision(t *testing.T, out string) claudecode.SpecificOutput {
 	t.Helper()
 	if strings.TrimSpace(out) == "" {
-		return hook.SpecificOutput{PermissionDecision: "allow"}
+		return claudecode.SpecificOutput{PermissionDecision: "allow"}
 	}
-	var o hook.Output
+	var o claudecode.Output
 	if err := json.Unmarshal([]byte(out), &o); err != nil {
 		t.Fatalf("hook output %q: %v", out, err)
 	}

@@ -24,9 +24,11 @@ func newRoot() *cobra.Command {
 		Long:          "toolwall stands between an AI agent and its tools: before a tool call runs it allows, warns, asks a human, or denies with a reason the model can act on.",
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       versionString(),
 	}
+	root.SetVersionTemplate("toolwall {{.Version}}\n")
 	root.PersistentFlags().StringVar(&configPath, "config", "", "configuration file (default $TOOLWALL_CONFIG, else $XDG_CONFIG_HOME/toolwall/config.toml, else ~/.config/toolwall/config.toml)")
-	root.AddCommand(newCheck(), newHook(), newEval(), newRun(), newFetch(), newVersion(), newPolicy(), newAudit(), newExplain(), newApprove(), newPrograms())
+	root.AddCommand(newCheck(), newHook(), newEval(), newRun(), newFetch(), newVersion(), newPolicy(), newAudit(), newExplain(), newApprove(), newPrograms(), newInstall(), newUninstall(), newDoctor(), newRules())
 	root.AddCommand(newNet()...)
 	return root
 }
@@ -35,8 +37,17 @@ func newRoot() *cobra.Command {
 var configPath string
 
 // loadConfig reads the configuration named by --config or found at the
-// default place.
-func loadConfig() (*policy.Config, error) { return policy.Load(configPath) }
+// default place; a rules.disable id that is no rule is an error.
+func loadConfig() (*policy.Config, error) {
+	cfg, err := policy.Load(configPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := engine.CheckDisabled(cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
 
 // logger writes warnings and errors to stderr (hosts show a hook's
 // stderr in their debug logs, never to the model).
@@ -64,15 +75,21 @@ func newVersion() *cobra.Command {
 		Short: "Print the toolwall version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v := version
-			if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
-				v = bi.Main.Version
-			}
-			if v == "" {
-				v = "(devel)"
-			}
-			_, err := fmt.Fprintln(cmd.OutOrStdout(), "toolwall", v)
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), "toolwall", versionString())
 			return err
 		},
 	}
+}
+
+// versionString is the version set at link time, else the module's from
+// the build info, else "(devel)".
+func versionString() string {
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
+		v = bi.Main.Version
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	return v
 }

@@ -1,0 +1,11 @@
+package unresolved
+
+import (
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+)
+
+// rules are the rule ids the unresolved analyzer reports.
+var rules = []analysis.Rule{
+	{ID: RuleCommand, Action: toolwall.Ask, Protects: "against a program only known at run time", Example: "$CMD -rf ~"},
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// scratchHome returns a home holding a user's own configuration of
+// several hosts (install/testdata/existing.json) and its snapshot.
+func scratchHome(t *testing.T) (string, map[string]string) {
+	t.Helper()
+	home := t.TempDir()
+	b, err := os.ReadFile("../../install/testdata/existing.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files map[string]string
+	if err := json.Unmarshal(b, &files); err != nil {
+		t.Fatal(err)
+	}
+	delete(files, "README")
+	for rel, content := range files {
+		p := filepath.Join(home, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(home, "src", "app"), 0o755)
+	return home, files
+}
+
+func configFiles(t *testing.T, home string) map[string]string {
+	out := map[string]string{}
+	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.Contains(p, "/.local/state/") {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		out[strings.TrimPrefix(p, home+"/")] = string(b)
+		return nil
+	})
+	return out
+}
+
+func toolwallIn(t *testing.T, home, dir string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+home, "TOOLWALL_STATE="+filepath.Join(home, ".local/state/toolwall/state.db"), "XDG_CONFIG_HOME=", "TOOLWALL_CONFIG=")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+// TestInstallDoctorUninstall installs toolwall into a scratch home for
+// every host (user and project), runs doctor — every host wired: its hook
+// runs this binary, a canary is denied and a harmless call allowed, the
+// OpenCode and Amp plugins run under node — uninstalls, and finds every
+// file as it was.
+func TestInstallDoctorUninstall(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed: the OpenCode and Amp plugins cannot be run (apt-get install nodejs)")
+	}
+	for _, scope := range [][]string{nil, {"--project"}} {
+		home, _ := scratchHome(t)
+		dir := filepath.Join(home, "src", "app")
+		before := configFiles(t, home)
+		out, code := toolwallIn(t, home, dir, append([]string{"install", "all"}, scope...)...)
+		if code != 0 {
+			t.Fatalf("install %v: exit %d\n%s", scope, code, out)
+		}
+		if again, _ := toolwallIn(t, home, dir, append([]string{"install", "all"}, scope...)...); strings.Count(again, "already installed") != 12 {
+			t.Errorf("second install changed something:\n%s", again)
+		}
+		out, code = toolwallIn(t, home, dir, "doctor")
+		if code != 0 || !strings.Contains(out, "every host found is wired") || strings.Count(out, " denied ") != 12 {
+			t.Errorf("doctor %v: exit %d\n%s", scope, code, out)
+		}
+		out, code = toolwallIn(t, home, dir, append([]string{"uninstall", "all"}, scope...)...)
+		if code != 0 {
+			t.Fatalf("uninstall: exit %d\n%s", code, out)
+		}
+		after := configFiles(t, home)
+		for f, w := range before {
+			if after[f] != w {
+				t.Errorf("%v: %s is not as it was:\n%s", scope, f, after[f])
+			}
+		}
+		for f := range after {
+			if _, ok := before[f]; !ok {
+				t.Errorf("%v: %s left behind", scope, f)
+			}
+		}
+	}
+}
+
+// TestDoctorFindsProblems: doctor exits 1 for a host found but not
+// installed, and for a hook that runs another binary.
+func TestDoctorFindsProblems(t *testing.T) {
+	home, _ := scratchHome(t)
+	out, code := toolwallIn(t, home, home, "doctor")
+	if code != 1 || !strings.Contains(out, "not installed: toolwall install claude-code") {
+		t.Errorf("doctor before install: exit %d\n%s", code, out)
+	}
+	other := filepath.Join(t.TempDir(), "toolwall")
+	if b, err := os.ReadFile(bin); err == nil {
+		os.WriteFile(other, b, 0o755)
+	}
+	toolwallIn(t, home, home, "install", "gemini", "--binary", other)
+	out, code = toolwallIn(t, home, home, "doctor")
+	if code != 1 || !strings.Contains(out, "not this binary") {
+		t.Errorf("doctor with another binary: exit %d\n%s", code, out)
+	}
+}
+
+// TestPluginsFailClosed: the OpenCode and Amp plugins, run under node,
+// block a call when toolwall cannot be started.
+func TestPluginsFailClosed(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	home := t.TempDir()
+	if out, code := toolwallIn(t, home, home, "install", "opencode", "amp", "--binary", "/nonexistent/toolwall"); code != 0 {
+		t.Fatal(out)
+	}
+	for _, p := range []struct{ name, file string }{
+		{"opencode", ".config/opencode/plugin/toolwall.js"}, {"amp", ".config/amp/plugins/toolwall.ts"},
+	} {
+		src, _ := os.ReadFile(filepath.Join(home, p.file))
+		plugin := filepath.Join(t.TempDir(), "plugin.mjs")
+		os.WriteFile(plugin, src, 0o600)
+		out, err := exec.Command(node, "--input-type=module", "-e", PluginHarness(p.name), plugin, "ls", home).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), `"action":"deny"`) || !strings.Contains(string(out), "could not check") {
+			t.Errorf("%s with a missing toolwall: %s %v", p.name, out, err)
+		}
+	}
+}

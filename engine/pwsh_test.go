@@ -1,0 +1,28 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis/analysistest"
+)
+
+// TestPowerShell: PowerShell calls judged by the engine that ships, read
+// by the PowerShell reader into the commands the analyzers judge
+// (testdata/powershell.tsv), including the routes an agent would take
+// around a rule.
+func TestPowerShell(t *testing.T) {
+	e := New(Options{})
+	for _, row := range analysistest.ReadTSV(t, "powershell.tsv", 3) {
+		want, rule, command := row.Fields[0], row.Fields[1], row.Fields[2]
+		in, _ := json.Marshal(map[string]string{"command": command})
+		v := e.Evaluate(context.Background(), toolwall.Call{Tool: toolwall.ToolPowerShell, Input: in,
+			Cwd: "/Users/me/proj", Project: "/Users/me/proj", Home: "/Users/me"})
+		if v.Action.String() != want || rule != "-" && !slices.Contains(v.Rules(), rule) {
+			t.Errorf("line %d: %s\n  got %v %v: %s", row.Line, command, v.Action, v.Rules(), v.Reason)
+		}
+	}
+}

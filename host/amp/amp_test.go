@@ -1,0 +1,12 @@
+package amp
+
+import (
+	"testing"
+
+	"github.com/toolwall/toolwall/host/hosttest"
+	"github.com/toolwall/toolwall/host/view"
+)
+
+func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.For("amp")) }
+
+func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.For("amp")) }

@@ -1,0 +1,24 @@
+// Package copilot is the GitHub Copilot CLI adapter.
+//
+// Protocol (github/docs copilot-cli-reference/cli-hooks-reference.md and
+// hooks-configuration.md; github/copilot-cli changelog;
+// shared/reference/agent-hosts.md §5): with camelCase events in the
+// configuration (preToolUse, postToolUse, userPromptSubmitted) the
+// payload is {sessionId?, timestamp, cwd, toolName, toolArgs} where
+// toolArgs is documented as a JSON-encoded string and sent as an object
+// by recent versions — both are read; postToolUse adds toolResult,
+// userPromptSubmitted has prompt. With PascalCase events (≥1.0.21) the
+// payload is Claude-shaped: {hook_event_name, session_id, timestamp, cwd,
+// tool_name, tool_input}. Tools: bash (powershell on Windows) {command},
+// create {path, file_text}, edit {path, old_str, new_str}, view {path},
+// apply_patch (patch text), web_fetch {url}; MCP tools are
+// <server>-<tool>, kept as they come.
+//
+// The answer is {"permissionDecision":"deny"|"ask",
+// "permissionDecisionReason":"…"} on stdout with exit 0 (a deny needs the
+// reason; "ask" exists since 1.0.4 and is a deny in non-interactive runs);
+// to allow the adapter prints nothing. Since 1.0.57 a hook error denies;
+// timeouts fail open, hence the Hook's own deadline. With PascalCase
+// events the same fields are read; the adapter answers in the flat form
+// both shapes accept.
+package copilot

@@ -1,0 +1,188 @@
+package host
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit"
+)
+
+// Event is what a host reports in one hook call.
+type Event uint8
+
+// Events a hook handles.
+const (
+	// Ignored is an event toolwall has nothing to do for (a session start,
+	// a notification); the adapter's acknowledgement is still written.
+	Ignored Event = iota
+	// PreToolUse asks for a decision on Request.Calls.
+	PreToolUse
+	// PostToolUse reports that Request.Calls ran and succeeded.
+	PostToolUse
+	// PostToolUseFailure reports that Request.Calls ran and failed.
+	PostToolUseFailure
+	// PromptSubmit reports a new user prompt: the session's next turn.
+	PromptSubmit
+)
+
+var eventNames = [...]string{"ignored", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PromptSubmit"}
+
+// String returns the event's name.
+func (e Event) String() string {
+	if int(e) < len(eventNames) {
+		return eventNames[e]
+	}
+	return "event"
+}
+
+// Request is one decoded payload.
+type Request struct {
+	Event Event
+	// Calls are the tool calls of the event, in toolwall's shapes (see
+	// the package documentation), with Session, ID, Cwd and Caller set
+	// from the payload. A host's single tool call may be several calls
+	// here (a patch that writes three files, a shell tool given a list of
+	// commands); the answer is the strictest verdict over all of them.
+	// Project and Home are filled by the Hook.
+	Calls []toolwall.Call
+	// Session is the host's session id ("" when it gives none: then there
+	// is no session memory).
+	Session string
+	// Project is the project root the payload names (a workspace root);
+	// "" lets the Hook use its ProjectDir, else the call's cwd.
+	Project string
+	// Prompted says a human sees the host's prompt when toolwall asks
+	// (false in a host's modes that run or refuse calls unattended):
+	// only then is a later report that the call ran taken as approval.
+	Prompted bool
+	// Outcome is what happened to the call (post events; its Success is
+	// set by the Hook from the event).
+	Outcome audit.Outcome
+	// Tool is the host's own name for the tool, for logs.
+	Tool string
+	// Shape is the adapter's note on the payload's shape, handed back in
+	// the Answer (a host with two payload shapes answers each in its own).
+	Shape string
+}
+
+// Answer is what the Hook tells the host.
+type Answer struct {
+	// Event is the event answered.
+	Event Event
+	// Action is Allow, Ask or Deny (a warn is answered as Allow). An
+	// adapter whose Caps say it cannot ask never gets Ask.
+	Action toolwall.Action
+	// Reason is the text for the model and the human ("" for Allow).
+	Reason string
+	// Shape is the Request's Shape ("" for a payload that could not be
+	// read).
+	Shape string
+}
+
+// Response is the hook process's output: stdout, stderr and exit status.
+type Response struct {
+	Stdout string
+	Stderr string
+	Exit   int
+}
+
+// Caps are what a host's hook protocol can do.
+type Caps struct {
+	// Ask: the host shows a human prompt for an ask. Without it, an ask is
+	// answered as a deny whose reason says a human must run the call.
+	Ask bool
+	// Post: the host reports the calls that ran (a post-tool event is
+	// installed). Without it, an allowed call is remembered as run when it
+	// is decided, so chain rules still see it.
+	Post bool
+}
+
+// Adapter is one host's protocol: decoding its payloads and encoding
+// answers. It holds no rules.
+type Adapter interface {
+	// Name is the host's name on the command line ("claude-code", "codex").
+	Name() string
+	// Caps are the host protocol's capabilities.
+	Caps() Caps
+	// ProjectEnv names the environment variable the host sets to the
+	// project root for its hooks ("" when it sets none).
+	ProjectEnv() string
+	// Decode reads one payload. An error means the payload cannot be
+	// read: the Hook refuses the call.
+	Decode(payload []byte) (Request, error)
+	// Encode writes an answer in the host's contract.
+	Encode(a Answer) Response
+}
+
+// DecodeError is a payload an adapter cannot read.
+type DecodeError struct{ Msg string }
+
+// Error returns the message.
+func (e *DecodeError) Error() string { return e.Msg }
+
+// Malformed returns a *DecodeError with msg.
+func Malformed(msg string) error { return &DecodeError{Msg: msg} }
+
+// ShellCall returns a call of the shell tool running command: Bash, or
+// PowerShell when powershell is set.
+func ShellCall(command string, powershell bool) toolwall.Call {
+	c := toolwall.NewBashCall(command)
+	if powershell {
+		c.Tool = toolwall.ToolPowerShell
+	}
+	return c
+}
+
+// WriteCall returns a Write of content to file.
+func WriteCall(file, content string) toolwall.Call {
+	return object(toolwall.ToolWrite, "file_path", file, "content", content)
+}
+
+// EditCall returns an Edit of file replacing old with new.
+func EditCall(file, old, new string) toolwall.Call {
+	return object(toolwall.ToolEdit, "file_path", file, "old_string", old, "new_string", new)
+}
+
+// ReadCall returns a Read of file.
+func ReadCall(file string) toolwall.Call { return object(toolwall.ToolRead, "file_path", file) }
+
+// FetchCall returns a WebFetch of url.
+func FetchCall(url string) toolwall.Call { return object(toolwall.ToolWebFetch, "url", url) }
+
+// MCPName returns the toolwall name of an MCP tool: mcp__server__tool
+// (Claude Code's spelling), or mcp__tool when the server is unknown.
+func MCPName(server, tool string) string {
+	if server == "" {
+		return "mcp__" + tool
+	}
+	return "mcp__" + server + "__" + tool
+}
+
+// RawCall returns a call of tool with input as it came (an MCP tool, a
+// tool toolwall does not judge); input that is not a JSON object is
+// wrapped as {"input": …} so the gate's field readers see an object.
+func RawCall(tool string, input json.RawMessage) toolwall.Call {
+	in := input
+	if t := strings.TrimSpace(string(in)); !strings.HasPrefix(t, "{") {
+		if t == "" || !json.Valid(in) {
+			b, _ := json.Marshal(map[string]string{"input": string(input)})
+			in = b
+		} else {
+			b, _ := json.Marshal(map[string]json.RawMessage{"input": in})
+			in = b
+		}
+	}
+	return toolwall.Call{Tool: tool, Input: in}
+}
+
+// object builds a call of tool whose input holds the string fields kv
+// (name, value, name, value, …).
+func object(tool string, kv ...string) toolwall.Call {
+	m := make(map[string]string, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return toolwall.Call{Tool: tool, Input: b}
+}

@@ -1,0 +1,155 @@
+package opencode
+
+import (
+	_ "embed"
+	"encoding/json"
+	"path"
+	"runtime"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/host"
+	"github.com/toolwall/toolwall/host/claudecode"
+)
+
+// Plugin is the OpenCode plugin toolwall installs (JavaScript; it needs
+// only node:child_process).
+//
+//go:embed plugin.js
+var Plugin string
+
+// Adapter is the protocol between the plugin and toolwall.
+type Adapter struct{}
+
+// Name returns "opencode".
+func (Adapter) Name() string { return "opencode" }
+
+// Caps: no ask; the plugin reports executed calls.
+func (Adapter) Caps() host.Caps { return host.Caps{Ask: false, Post: true} }
+
+// ProjectEnv returns "": the plugin sends the worktree.
+func (Adapter) ProjectEnv() string { return "" }
+
+type payload struct {
+	Event     string          `json:"event"`
+	Tool      string          `json:"tool"`
+	SessionID string          `json:"sessionID"`
+	CallID    string          `json:"callID"`
+	Args      json.RawMessage `json:"args"`
+	Directory string          `json:"directory"`
+	Worktree  string          `json:"worktree"`
+	Error     string          `json:"error"`
+}
+
+// Decode reads what the plugin sends.
+func (Adapter) Decode(b []byte) (host.Request, error) {
+	var p payload
+	if err := claudecode.Unmarshal(b, &p); err != nil {
+		return host.Request{}, err
+	}
+	req := host.Request{Session: p.SessionID, Tool: p.Tool, Project: p.Worktree}
+	switch p.Event {
+	case "tool.execute.before":
+		req.Event = host.PreToolUse
+	case "tool.execute.after":
+		req.Event = host.PostToolUse
+		if p.Error != "" {
+			req.Event = host.PostToolUseFailure
+		}
+	case "chat.message":
+		req.Event = host.PromptSubmit
+		return req, nil
+	case "":
+		return req, host.Malformed("it names no event")
+	default:
+		return req, nil
+	}
+	if p.Tool == "" {
+		return req, host.Malformed("it names no tool")
+	}
+	if req.Event != host.PreToolUse && len(p.Args) == 0 {
+		// The plugin's after-hook knows the call id, not the args: the
+		// gate commits the call it staged under that id.
+		c := host.RawCall(p.Tool, json.RawMessage(`{}`))
+		c.ID, c.Cwd = p.CallID, p.Directory
+		req.Calls = []toolwall.Call{c}
+		return req, nil
+	}
+	f, ok := host.ParseFields(p.Args)
+	if !ok {
+		f = host.Fields{}
+	}
+	cwd := p.Directory
+	file, _ := f.Str("filePath", "file_path", "path")
+	var calls []toolwall.Call
+	switch p.Tool {
+	case "bash":
+		cmd, ok := f.Str("command")
+		if !ok {
+			return req, host.Malformed("bash has no command")
+		}
+		c := host.ShellCall(cmd, runtime.GOOS == "windows")
+		if wd, ok := f.Str("workdir"); ok && wd != "" {
+			if !path.IsAbs(wd) && cwd != "" {
+				wd = path.Join(cwd, wd)
+			}
+			c.Cwd = wd
+		}
+		calls = []toolwall.Call{c}
+	case "write":
+		content, _ := f.Str("content")
+		calls = []toolwall.Call{host.WriteCall(file, content)}
+	case "edit":
+		old, _ := f.Str("oldString", "old_string")
+		new, _ := f.Str("newString", "new_string")
+		calls = []toolwall.Call{host.EditCall(file, old, new)}
+	case "multiedit":
+		var in struct {
+			Edits []struct {
+				OldString string `json:"oldString"`
+				NewString string `json:"newString"`
+			} `json:"edits"`
+		}
+		_ = json.Unmarshal(p.Args, &in)
+		for _, e := range in.Edits {
+			calls = append(calls, host.EditCall(file, e.OldString, e.NewString))
+		}
+		if len(calls) == 0 {
+			calls = []toolwall.Call{host.EditCall(file, "", "")}
+		}
+	case "read":
+		calls = []toolwall.Call{host.ReadCall(file)}
+	case "webfetch":
+		u, _ := f.Str("url")
+		calls = []toolwall.Call{host.FetchCall(u)}
+	case "patch", "apply_patch":
+		text, ok := f.Str("patchText", "patch", "input")
+		if !ok {
+			return req, host.Malformed("apply_patch has no patchText")
+		}
+		var pok bool
+		if calls, pok = host.PatchCalls(text, cwd); !pok {
+			return req, host.Malformed("the patch names no file")
+		}
+	default:
+		calls = []toolwall.Call{host.RawCall(p.Tool, p.Args)}
+	}
+	for i := range calls {
+		calls[i].ID = p.CallID
+		if calls[i].Cwd == "" {
+			calls[i].Cwd = cwd
+		}
+	}
+	req.Calls = calls
+	return req, nil
+}
+
+// Encode prints {"action":"allow"} or {"action":"deny","reason":…}; the
+// plugin throws on anything but an allow. It always exits 0.
+func (Adapter) Encode(a host.Answer) host.Response {
+	v := map[string]string{"action": "allow"}
+	if a.Event == host.PreToolUse && a.Action != toolwall.Allow {
+		v = map[string]string{"action": "deny", "reason": a.Reason}
+	}
+	b, _ := json.Marshal(v)
+	return host.Response{Stdout: string(b) + "\n"}
+}

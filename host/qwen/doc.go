@@ -1,0 +1,16 @@
+// Package qwen is the Qwen Code adapter.
+//
+// Protocol (QwenLM/qwen-code docs/users/features/hooks.md;
+// shared/reference/agent-hosts.md §12): Claude Code's payload and answer
+// (session_id, cwd, hook_event_name PreToolUse / PostToolUse /
+// UserPromptSubmit, permission_mode default|plan|auto_edit|yolo,
+// tool_name, tool_input, tool_use_id, tool_call_id) with Gemini CLI's
+// tool names: run_shell_command {command, directory}, write_file
+// {file_path, content}, edit {file_path, old_string, new_string},
+// read_file {absolute_path or file_path}, read_many_files, web_fetch {url,
+// prompt}. The answer is hookSpecificOutput with permissionDecision
+// allow, deny or ask and a required permissionDecisionReason; Qwen Code
+// itself turns an ask into a deny in headless runs and in background
+// sub-agents. A crash or a timeout is non-blocking, hence the Hook's own
+// deadline.
+package qwen

@@ -1,0 +1,358 @@
+package install
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/toolwall/toolwall/host/amp"
+	"github.com/toolwall/toolwall/host/opencode"
+)
+
+// Timeouts written into hosts' configurations: toolwall answers within
+// its own 4 s deadline (host.DefaultTimeout), well inside them.
+const (
+	timeoutSeconds = 10
+	timeoutMillis  = 10000
+)
+
+// host is one host's install.
+type host struct {
+	name string
+	// dirs are directories under the home directory whose existence means
+	// the host is on this machine; programs are its executables.
+	dirs     []string
+	programs []string
+	// ops lists the files of an install for o with base directory b.
+	ops func(o Options, b string) []op
+	// note is printed after an install.
+	note string
+}
+
+func js(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// claudeShape is the hooks object of Claude Code, Codex, Factory Droid
+// and Qwen Code: {"hooks": {EVENT: [{"matcher", "hooks": [{"type":
+// "command", "command", "timeout"}]}]}}.
+func claudeShape(path, name string, timeout int, matcher string, pre, post []string, prompt string, extra map[string]any) op {
+	return jsonOp{path: path, name: name, init: "{}\n", entries: func(cmd string) []entry {
+		h := map[string]any{"type": "command", "command": cmd, "timeout": timeout}
+		for k, v := range extra {
+			h[k] = v
+		}
+		var out []entry
+		for _, ev := range pre {
+			out = append(out, entry{"hooks." + ev, js(map[string]any{"matcher": matcher, "hooks": []any{h}})})
+		}
+		plain := map[string]any{"type": "command", "command": cmd, "timeout": timeout}
+		for _, ev := range post {
+			out = append(out, entry{"hooks." + ev, js(map[string]any{"matcher": matcher, "hooks": []any{plain}})})
+		}
+		if prompt != "" {
+			out = append(out, entry{"hooks." + prompt, js(map[string]any{"hooks": []any{plain}})})
+		}
+		return out
+	}}
+}
+
+// flatShape is a hooks object whose events list flat entries:
+// {"hooks": {EVENT: [ENTRY]}} (Cursor, Windsurf, Kiro, Copilot CLI).
+func flatShape(path, name, init string, events []string, make func(event, cmd string) map[string]any) op {
+	return jsonOp{path: path, name: name, init: init, entries: func(cmd string) []entry {
+		var out []entry
+		for _, ev := range events {
+			out = append(out, entry{"hooks." + ev, js(make(ev, cmd))})
+		}
+		return out
+	}}
+}
+
+func script(path, name string) op {
+	return fileOp{path: path, name: name, mode: 0o755, content: func(bin string) string {
+		return "#!/bin/sh\n# toolwall guard for Cline; written by `toolwall install cline`, removed by `toolwall uninstall cline`.\n# " +
+			binaryTag + bin + "\nexec " + Command(bin, name) + "\n"
+	}}
+}
+
+func plugin(path, name, src, comment string) op {
+	return fileOp{path: path, name: name, mode: 0o644, content: func(bin string) string {
+		q, _ := json.Marshal(bin)
+		return comment + " " + binaryTag + bin + "\n" + strings.Replace(src, `"@TOOLWALL@"`, string(q), 1)
+	}}
+}
+
+var hosts = []host{
+	{name: "claude-code", dirs: []string{".claude"}, programs: []string{"claude"},
+		ops: func(o Options, b string) []op {
+			return []op{claudeShape(filepath.Join(b, ".claude", "settings.json"), "claude-code", timeoutSeconds, "*",
+				[]string{"PreToolUse"}, []string{"PostToolUse", "PostToolUseFailure"}, "UserPromptSubmit", map[string]any{"onFailure": "block"})}
+		}},
+	{name: "codex", dirs: []string{".codex"}, programs: []string{"codex"},
+		ops: func(o Options, b string) []op {
+			return []op{claudeShape(filepath.Join(b, ".codex", "hooks.json"), "codex", timeoutSeconds, "Bash|apply_patch|Write|Edit|mcp__.*",
+				[]string{"PreToolUse"}, []string{"PostToolUse"}, "UserPromptSubmit", map[string]any{"statusMessage": "toolwall"})}
+		},
+		note: "Codex asks you to review new hooks: open /hooks in Codex and trust toolwall's. A project's .codex/hooks.json is read only in a trusted project."},
+	{name: "gemini", dirs: []string{".gemini"}, programs: []string{"gemini"},
+		ops: func(o Options, b string) []op {
+			return []op{jsonOp{path: filepath.Join(b, ".gemini", "settings.json"), name: "gemini", init: "{}\n", entries: func(cmd string) []entry {
+				h := []any{map[string]any{"name": "toolwall", "type": "command", "command": cmd, "timeout": timeoutMillis}}
+				return []entry{
+					{"hooks.BeforeTool", js(map[string]any{"matcher": ".*", "hooks": h})},
+					{"hooks.AfterTool", js(map[string]any{"matcher": ".*", "hooks": h})},
+					{"hooks.BeforeAgent", js(map[string]any{"hooks": h})},
+				}
+			}}}
+		},
+		note: "Gemini CLI runs a project's hooks only in a trusted folder; releases before hooks were on by default need them switched on (hooksConfig.enabled, or tools.enableHooks in the oldest). Check with /hooks panel."},
+	{name: "cursor", dirs: []string{".cursor"}, programs: []string{"cursor-agent", "cursor"},
+		ops: func(o Options, b string) []op {
+			blocking := map[string]bool{"preToolUse": true, "beforeShellExecution": true, "beforeMCPExecution": true, "beforeReadFile": true}
+			return []op{flatShape(filepath.Join(b, ".cursor", "hooks.json"), "cursor", "{\"version\": 1, \"hooks\": {}}\n",
+				[]string{"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "postToolUse", "afterShellExecution", "beforeSubmitPrompt"},
+				func(ev, cmd string) map[string]any {
+					e := map[string]any{"command": cmd, "timeout": timeoutSeconds}
+					if blocking[ev] {
+						e["failClosed"] = true
+					}
+					return e
+				})}
+		}},
+	{name: "copilot", dirs: []string{".copilot"}, programs: []string{"copilot"},
+		ops: func(o Options, b string) []op {
+			p := filepath.Join(o.Home, ".copilot", "hooks", "toolwall.json")
+			if o.Project != "" {
+				p = filepath.Join(o.Project, ".github", "hooks", "toolwall.json")
+			}
+			return []op{flatShape(p, "copilot", "{\"version\": 1, \"hooks\": {}}\n", []string{"preToolUse", "postToolUse", "userPromptSubmitted"},
+				func(ev, cmd string) map[string]any {
+					return map[string]any{"type": "command", "bash": cmd, "powershell": cmd, "timeoutSec": timeoutSeconds}
+				})}
+		},
+		note: "Copilot CLI reads a repository's .github/hooks only once the folder is trusted."},
+	{name: "opencode", dirs: []string{".config/opencode"}, programs: []string{"opencode"},
+		ops: func(o Options, b string) []op {
+			p := filepath.Join(o.Home, ".config", "opencode", "plugin", "toolwall.js")
+			if o.Project != "" {
+				p = filepath.Join(o.Project, ".opencode", "plugin", "toolwall.js")
+			}
+			return []op{plugin(p, "opencode", opencode.Plugin, "//")}
+		}},
+	{name: "cline", dirs: []string{"Documents/Cline", ".cline"}, programs: []string{"cline"},
+		ops: func(o Options, b string) []op {
+			if o.Project != "" {
+				d := filepath.Join(o.Project, ".clinerules", "hooks")
+				return []op{script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline")}
+			}
+			d := filepath.Join(o.Home, "Documents", "Cline", "Hooks")
+			return []op{script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline"),
+				script(filepath.Join(o.Home, ".cline", "hooks", "PreToolUse.sh"), "cline")}
+		},
+		note: "In the Cline extension, turn on Settings → Features → Enable Hooks. Cline's hooks do not run on Windows."},
+	{name: "windsurf", dirs: []string{".codeium/windsurf"}, programs: []string{"windsurf"},
+		ops: func(o Options, b string) []op {
+			p := filepath.Join(o.Home, ".codeium", "windsurf", "hooks.json")
+			if o.Project != "" {
+				p = filepath.Join(o.Project, ".windsurf", "hooks.json")
+			}
+			return []op{flatShape(p, "windsurf", "{\"hooks\": {}}\n",
+				[]string{"pre_run_command", "pre_write_code", "pre_read_code", "pre_mcp_tool_use", "post_run_command", "post_write_code", "post_mcp_tool_use", "pre_user_prompt"},
+				func(ev, cmd string) map[string]any { return map[string]any{"command": cmd, "show_output": true} })}
+		}},
+	{name: "factory", dirs: []string{".factory"}, programs: []string{"droid"},
+		ops: func(o Options, b string) []op {
+			return []op{claudeShape(filepath.Join(b, ".factory", "hooks.json"), "factory", timeoutSeconds, "*",
+				[]string{"PreToolUse"}, []string{"PostToolUse"}, "UserPromptSubmit", nil)}
+		},
+		note: "Droid applies the first hook that decides: keep toolwall's PreToolUse entry first."},
+	{name: "kiro", dirs: []string{".kiro"}, programs: []string{"kiro-cli", "kiro"},
+		ops: func(o Options, b string) []op {
+			dir := filepath.Join(b, ".kiro", "agents")
+			files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+			sort.Strings(files)
+			if len(files) == 0 {
+				files = []string{filepath.Join(dir, "toolwall.json")}
+			}
+			var out []op
+			for _, f := range files {
+				init := "{}\n"
+				if filepath.Base(f) == "toolwall.json" {
+					init = "{\"name\": \"toolwall\", \"description\": \"Kiro's tools, every call checked by toolwall\", \"tools\": [\"*\"], \"hooks\": {}}\n"
+				}
+				out = append(out, flatShape(f, "kiro", init, []string{"preToolUse", "postToolUse", "userPromptSubmit"},
+					func(ev, cmd string) map[string]any {
+						e := map[string]any{"command": cmd, "timeout_ms": timeoutMillis}
+						if ev != "userPromptSubmit" {
+							e["matcher"] = "*"
+						}
+						return e
+					}))
+			}
+			return out
+		},
+		note: "Kiro runs hooks of the agent in use: toolwall is added to every agent in .kiro/agents (a toolwall agent is created when there is none: `kiro-cli chat --agent toolwall`, or make it the default with `kiro-cli settings chat.defaultAgent toolwall`). Install again after adding an agent."},
+	{name: "qwen", dirs: []string{".qwen"}, programs: []string{"qwen"},
+		ops: func(o Options, b string) []op {
+			return []op{claudeShape(filepath.Join(b, ".qwen", "settings.json"), "qwen", timeoutMillis, ".*",
+				[]string{"PreToolUse"}, []string{"PostToolUse"}, "UserPromptSubmit", nil)}
+		}},
+	{name: "amp", dirs: []string{".config/amp"}, programs: []string{"amp"},
+		ops: func(o Options, b string) []op {
+			p := filepath.Join(o.Home, ".config", "amp", "plugins", "toolwall.ts")
+			if o.Project != "" {
+				p = filepath.Join(o.Project, ".amp", "plugins", "toolwall.ts")
+			}
+			return []op{plugin(p, "amp", amp.Plugin, "//")}
+		},
+		note: "Amp's plugin API is experimental: plugins must be enabled in Amp (see ampcode.com/manual)."},
+}
+
+// opsFor returns host h's ops for o, each knowing o.Binary as toolwall's.
+func opsFor(h host, o Options) []op {
+	ops := h.ops(o, o.base())
+	for i, x := range ops {
+		switch v := x.(type) {
+		case jsonOp:
+			v.self = o.Binary
+			ops[i] = v
+		case fileOp:
+			v.self = o.Binary
+			ops[i] = v
+		}
+	}
+	return ops
+}
+
+func lookup(name string) (host, error) {
+	for _, h := range hosts {
+		if h.name == name {
+			return h, nil
+		}
+	}
+	return host{}, fmt.Errorf("unknown host %q", name)
+}
+
+// Hosts lists the hosts install knows, in the README's order.
+func Hosts() []string {
+	var out []string
+	for _, h := range hosts {
+		out = append(out, h.name)
+	}
+	return out
+}
+
+// Note returns what a person must still do after installing host name
+// ("" when nothing).
+func Note(name string) string {
+	h, _ := lookup(name)
+	return h.note
+}
+
+func check(o Options) error {
+	if !filepath.IsAbs(o.Home) || o.Project != "" && !filepath.IsAbs(o.Project) || !filepath.IsAbs(o.Binary) {
+		return errors.New("install: home, project and binary must be absolute paths")
+	}
+	return nil
+}
+
+// Install writes toolwall's hook into host name's configuration and
+// returns what it changed (nothing when it was installed already).
+func Install(name string, o Options) ([]Change, error) {
+	h, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(o); err != nil {
+		return nil, err
+	}
+	var out []Change
+	var errs []error
+	for _, x := range opsFor(h, o) {
+		changed, what, err := x.install(o, o.Binary)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if changed {
+			out = append(out, Change{x.file(), what})
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// Uninstall takes toolwall's hook out of host name's configuration (see
+// the package documentation) and returns what it changed.
+func Uninstall(name string, o Options) ([]Change, error) {
+	h, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if o.Binary == "" {
+		o.Binary = "/toolwall"
+	}
+	if err := check(o); err != nil {
+		return nil, err
+	}
+	var out []Change
+	var errs []error
+	for _, x := range opsFor(h, o) {
+		changed, what, err := x.uninstall()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", x.file(), err))
+			continue
+		}
+		if changed {
+			out = append(out, Change{x.file(), what})
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// Found reports whether host name is on this machine: one of its
+// directories under home exists, or one of its programs is on the PATH.
+func Found(name, home string) bool {
+	h, err := lookup(name)
+	if err != nil {
+		return false
+	}
+	for _, d := range h.dirs {
+		if st, err := os.Stat(filepath.Join(home, d)); err == nil && st.IsDir() {
+			return true
+		}
+	}
+	for _, p := range h.programs {
+		if _, err := exec.LookPath(p); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Find lists toolwall's hooks in host name's user configuration and, when
+// o.Project is set, the project's.
+func Find(name string, o Options) []Hook {
+	h, err := lookup(name)
+	if err != nil {
+		return nil
+	}
+	var out []Hook
+	user := o
+	user.Project = ""
+	for _, x := range opsFor(h, user) {
+		out = append(out, x.find()...)
+	}
+	if o.Project != "" {
+		for _, x := range opsFor(h, o) {
+			out = append(out, x.find()...)
+		}
+	}
+	return out
+}

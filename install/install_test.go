@@ -1,0 +1,227 @@
+package install
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// seed writes testdata/existing.json's files under home.
+func seed(t *testing.T, home string) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/existing.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files map[string]string
+	if err := json.Unmarshal(b, &files); err != nil {
+		t.Fatal(err)
+	}
+	delete(files, "README")
+	for rel, content := range files {
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// snapshot maps every regular file under dir to its content.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[strings.TrimPrefix(p, dir)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sameFiles(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	for f, w := range want {
+		if g, ok := got[f]; !ok {
+			t.Errorf("%s: %s is gone", what, f)
+		} else if g != w {
+			t.Errorf("%s: %s changed:\n%s\nwant\n%s", what, f, g, w)
+		}
+	}
+	for f := range got {
+		if _, ok := want[f]; !ok {
+			t.Errorf("%s: %s was left behind", what, f)
+		}
+	}
+}
+
+// TestRoundTrip installs every host into a scratch home holding a user's
+// own configuration: the user's entries stay, a second install changes
+// nothing, Find sees the hooks with this binary, and uninstall leaves
+// every file as it was, to the byte.
+func TestRoundTrip(t *testing.T) {
+	for _, project := range []bool{false, true} {
+		home := t.TempDir()
+		seed(t, home)
+		o := Options{Home: home, Binary: "/opt/tool wall/bin/toolwall"}
+		if project {
+			o.Project = filepath.Join(home, "src", "app")
+			seed(t, o.Project)
+		}
+		before := snapshot(t, home)
+		for _, name := range Hosts() {
+			changes, err := Install(name, o)
+			if err != nil || len(changes) == 0 {
+				t.Fatalf("%s (project %v): install: %v %v", name, project, changes, err)
+			}
+			if again, err := Install(name, o); err != nil || len(again) != 0 {
+				t.Errorf("%s: second install changed %v (%v)", name, again, err)
+			}
+			hooks := Find(name, o)
+			if len(hooks) == 0 {
+				t.Errorf("%s: Find found no hook after install", name)
+			}
+			for _, h := range hooks {
+				if h.Binary != o.Binary || h.Command != Command(o.Binary, name) {
+					t.Errorf("%s: found %+v", name, h)
+				}
+			}
+		}
+		after := snapshot(t, home)
+		// The user's own entries are all still there.
+		for f, content := range before {
+			if !strings.HasSuffix(f, ".json") {
+				continue
+			}
+			var v any
+			_ = json.Unmarshal([]byte(content), &v)
+			for _, s := range leaves(v) {
+				if !strings.Contains(after[f], s) {
+					t.Errorf("project %v: %s lost %q", project, f, s)
+				}
+			}
+		}
+		claude := filepath.Join(o.base(), ".claude", "settings.json")
+		if c := gjson.Get(snapshot(t, home)[strings.TrimPrefix(claude, home)], "hooks.PreToolUse.#"); c.Int() != 2 && !project {
+			t.Errorf("claude PreToolUse entries: %v", c)
+		}
+		for _, name := range Hosts() {
+			if _, err := Uninstall(name, o); err != nil {
+				t.Fatalf("%s: uninstall: %v", name, err)
+			}
+		}
+		sameFiles(t, "after uninstall", snapshot(t, home), before)
+	}
+}
+
+func leaves(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			out = append(out, `"`+k+`"`)
+			out = append(out, leaves(e)...)
+		}
+	case []any:
+		for _, e := range x {
+			out = append(out, leaves(e)...)
+		}
+	case string:
+		b, _ := json.Marshal(x)
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// TestUserEditsKept: a file the user changed after the install loses only
+// toolwall's entries on uninstall, keeps the user's change, and its
+// backup stays.
+func TestUserEditsKept(t *testing.T) {
+	home := t.TempDir()
+	seed(t, home)
+	o := Options{Home: home, Binary: "/usr/local/bin/toolwall"}
+	if _, err := Install("claude-code", o); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(home, ".claude", "settings.json")
+	b, _ := os.ReadFile(p)
+	b = []byte(strings.Replace(string(b), `"opus"`, `"sonnet"`, 1))
+	os.WriteFile(p, b, 0o644)
+	changes, err := Uninstall("claude-code", o)
+	if err != nil || len(changes) != 1 || !strings.Contains(changes[0].What, "backup") {
+		t.Fatalf("uninstall: %v %v", changes, err)
+	}
+	b, _ = os.ReadFile(p)
+	if !strings.Contains(string(b), "sonnet") || strings.Contains(string(b), "toolwall") || !strings.Contains(string(b), "audit-bash") {
+		t.Errorf("after uninstall: %s", b)
+	}
+	if _, err := os.Stat(backupPath(p)); err != nil {
+		t.Errorf("backup: %v", err)
+	}
+}
+
+// TestMovedBinary: installing from another path points toolwall's
+// existing entries at it instead of adding new ones.
+func TestMovedBinary(t *testing.T) {
+	home := t.TempDir()
+	o := Options{Home: home, Binary: "/old/toolwall"}
+	Install("gemini", o)
+	o.Binary = "/new/toolwall"
+	changes, err := Install("gemini", o)
+	if err != nil || len(changes) != 1 || !strings.Contains(changes[0].What, "pointed 3 hook commands at /new/toolwall") {
+		t.Fatalf("%v %v", changes, err)
+	}
+	for _, h := range Find("gemini", o) {
+		if h.Binary != "/new/toolwall" {
+			t.Errorf("%+v", h)
+		}
+	}
+}
+
+// TestConflictLeftAlone: a Cline hook script of the user's own is never
+// replaced; the install says so and installs the rest.
+func TestConflictLeftAlone(t *testing.T) {
+	home := t.TempDir()
+	p := filepath.Join(home, "Documents", "Cline", "Hooks", "PreToolUse")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte("#!/bin/sh\necho '{\"cancel\":false}'\n"), 0o755)
+	_, err := Install("cline", Options{Home: home, Binary: "/usr/bin/toolwall"})
+	if !errors.Is(err, ErrConflict) {
+		t.Fatalf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(p); strings.Contains(string(b), "toolwall") {
+		t.Error("the user's script was replaced")
+	}
+	if len(Find("cline", Options{Home: home})) != 3 {
+		t.Errorf("the other scripts: %v", Find("cline", Options{Home: home}))
+	}
+}
+
+// TestBrokenJSONUntouched: a settings file that is not JSON is reported
+// and left as it is.
+func TestBrokenJSONUntouched(t *testing.T) {
+	home := t.TempDir()
+	p := filepath.Join(home, ".qwen", "settings.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte("{ // comments\n}"), 0o644)
+	if _, err := Install("qwen", Options{Home: home, Binary: "/usr/bin/toolwall"}); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Fatalf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "{ // comments\n}" {
+		t.Errorf("changed: %s", b)
+	}
+}

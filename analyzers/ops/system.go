@@ -697,8 +697,8 @@ func (k *checker) tempProgram(c *shell.Command) {
 	via := privVia(c)
 	x := cmdCtx{cmd: c, inv: c.Inv, args: c.Args, name: c.Name}
 	k.askShown(x, "priv.temp-program", catPrivilege,
-		"it runs "+what+" with raised privilege ("+via+") from a temporary directory every user and process on this machine can write, so whoever put or replaced that file gets the privilege",
-		"Build or copy the program into the project or a root-owned directory and run it from there, or ask the user")
+		"it runs "+what+" with "+via+" from a temporary directory any user can write, so whoever put or swapped that file there gets the privilege",
+		"Move the program into the project or a root-owned directory first, or ask the user")
 }
 
 // tempRun returns the program or script c runs from a temporary

@@ -83,7 +83,8 @@
 //     doas, pkexec, run0, su -c) from a temporary directory every user
 //     may write (/tmp, /var/tmp, /dev/shm, their macOS forms, $TMPDIR):
 //     whoever put or replaced the file there gets the privilege. A path
-//     mktemp made in the same script passes. Ask.
+//     mktemp made in the same script passes, and so does one in a project
+//     that itself lives in a temporary directory. Ask.
 //   - priv.sudo: a command run through sudo, doas, su, pkexec or run0 with no
 //     other ops finding warns (seed 000 scores "sudo" 0.6: the Medium band).
 //

@@ -688,10 +688,15 @@ func (k *checker) privilege(c *shell.Command) {
 // /var/tmp, /dev/shm and their macOS forms; a word starting with
 // $TMPDIR). Whoever put or replaced the file there runs code with that
 // privilege. A path the dry run took from mktemp ([shell.MktempPath]) is
-// a fresh directory or file only this user can write, and passes.
+// a fresh directory or file only this user can write, and passes; so
+// does a path in the project when the project itself lives in a
+// temporary directory (/tmp/work/bin/tool: the user's own tree).
 func (k *checker) tempProgram(c *shell.Command) {
 	what := tempRun(c)
 	if what == "" {
+		return
+	}
+	if proj := k.in.Call.Project; proj != "" && places.Temp(path.Dir(proj)) && paths.Under(what, proj) {
 		return
 	}
 	via := privVia(c)

@@ -68,6 +68,11 @@ const (
 	markEnd     = "\uE001"
 )
 
+// MktempPath is the path the dry run reads for what mktemp prints (a
+// program whose catalog entry says "prints tmpdir" or "prints tmpfile"):
+// a fresh directory or file under /tmp that only this user can write.
+const MktempPath = "/tmp/tmp.toolwall"
+
 // errDryLimit stops a dry run past its bounds.
 var errDryLimit = errors.New("dry run: too much work")
 
@@ -509,7 +514,7 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 						b, _ := io.ReadAll(io.LimitReader(hc.Stdin, dryMaxArgBytes))
 						out = strings.TrimSuffix(string(b), "\n")
 					case "tmpdir", "tmpfile":
-						out = "/tmp/tmp.toolwall"
+						out = MktempPath
 					case "cwd":
 						out = hc.Dir
 					case "user":

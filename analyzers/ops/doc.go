@@ -69,7 +69,22 @@
 //     network (interface down, default route deleted, nmcli networking
 //     off, a DROP policy or match-all DROP rule on INPUT/OUTPUT, firewalld
 //     panic mode: system.network-cut); writing 0 to the SELinux enforce
-//     file. Ask.
+//     file. Any other change of the host firewall (system.firewall, ATT&CK
+//     T1562.004): iptables/ip6tables -A -I -D -R -N -X -E -P,
+//     iptables-restore and iptables-apply, nft add/insert/replace/delete/
+//     rename and nft -f, ufw allow/deny/reject/limit/insert/prepend/
+//     delete/route/default/enable, pfctl -e/-f/-F/-k/-K and table
+//     changes, firewall-cmd --add-*/--remove-*/--change-*/--new-*/
+//     --delete-*/--set-*/--load-*/--runtime-to-permanent, netsh
+//     advfirewall add/delete/set/reset/import; listing and status pass,
+//     and so do ebtables and arptables (link-layer filters). Ask.
+//   - priv.temp-program: a program, script or standard-input script run
+//     with raised privilege (the catalog's privileged wrappers: sudo,
+//     doas, pkexec, run0, su -c) from a temporary directory every user
+//     may write (/tmp, /var/tmp, /dev/shm, their macOS forms, $TMPDIR):
+//     whoever put or replaced the file there gets the privilege. A path
+//     mktemp made in the same script passes, and so does one in a project
+//     that itself lives in a temporary directory. Ask.
 //   - priv.sudo: a command run through sudo, doas, su, pkexec or run0 with no
 //     other ops finding warns (seed 000 scores "sudo" 0.6: the Medium band).
 //

@@ -21,9 +21,9 @@ var Analyzer = &analysis.Analyzer{
 	Doc: "Stops operations that destroy work or access a developer cannot get back: " +
 		"git resets, cleans, forced pushes and history rewrites; SQL DROP/TRUNCATE/unbounded DELETE, " +
 		"FLUSHALL, dropDatabase, framework database resets; cloud, cluster and container deletions " +
-		"and terraform destroy; shutdown, kill -1, stopping sshd, flushing the firewall, crontab -r, " +
-		"wiping shell history. Warns on sudo. Tags process control, permission inspection and " +
-		"protected deletes.",
+		"and terraform destroy; shutdown, kill -1, stopping sshd, flushing or changing the firewall, crontab -r, " +
+		"wiping shell history, running a program from a temporary directory as root. Warns on sudo. " +
+		"Tags process control, permission inspection and protected deletes.",
 	Tools: []string{toolwall.ToolBash},
 	Run:   run,
 }
@@ -125,6 +125,9 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 		if len(c.Args) > 0 {
 			k.dispatch(c)
 		}
+		if c.Privileged {
+			k.tempProgram(c)
+		}
 		if priv == nil && (c.Privileged || privWrapper(c.Name)) {
 			priv = c
 		}
@@ -211,6 +214,13 @@ func (k *checker) add(act toolwall.Action, rule, category, reason string) {
 // quotes the command as the model wrote it.
 func (k *checker) ask(x cmdCtx, rule, category, why, instead string) {
 	k.add(toolwall.Ask, rule, category, reason(x, why, instead))
+}
+
+// askShown reports an Ask finding whose reason quotes the command as the
+// model wrote it, wrappers and quoting kept ([shell.Command.Shown]):
+// "`…` needs confirmation: <why>. <instead>."
+func (k *checker) askShown(x cmdCtx, rule, category, why, instead string) {
+	k.add(toolwall.Ask, rule, category, x.cmd.Shown()+" needs confirmation: "+why+". "+instead+".")
 }
 
 // warn reports a Warn finding; its reason says the command was let

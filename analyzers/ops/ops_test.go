@@ -64,6 +64,24 @@ func TestCases(t *testing.T) {
 	}
 }
 
+// TestTempProject judges testdata/temp_project.tsv with the project in a
+// temporary directory (/tmp/work): priv.temp-program spares the
+// project's own files.
+func TestTempProject(t *testing.T) {
+	for _, c := range analysistest.ReadTSV(t, "temp_project.tsv", 3) {
+		expect, rule, command := c.Fields[0], c.Fields[1], c.Fields[2]
+		r := analysistest.Bash(t, ops.Analyzer, command, analysistest.Places{Cwd: "/tmp/work", Home: testHome}, toolwall.UserContext)
+		got := analysistest.Strongest(r)
+		var rules []string
+		for _, f := range r.Findings {
+			rules = append(rules, f.Rule)
+		}
+		if got.String() != expect || !contains(rules, rule) {
+			t.Errorf("temp_project.tsv:%d %q: want %s %s, got %s %v", c.Line, command, expect, rule, got, rules)
+		}
+	}
+}
+
 // checkFinding holds a finding to the conventions: analyzer name, score
 // band per action, a reason that quotes the command and says what to do.
 func checkFinding(t *testing.T, f toolwall.Finding) {

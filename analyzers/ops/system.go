@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/places"
 	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
@@ -36,7 +37,7 @@ func (k *checker) systemFamily(x cmdCtx) {
 		k.loginctl(x)
 	case "launchctl":
 		k.launchctl(x)
-	case "iptables":
+	case "iptables", "iptables-restore", "iptables-apply", "iptables-save":
 		k.iptables(x)
 	case "nft":
 		k.nft(x)
@@ -46,6 +47,8 @@ func (k *checker) systemFamily(x cmdCtx) {
 		k.pfctl(x)
 	case "firewall-cmd":
 		k.firewallCmd(x)
+	case "netsh":
+		k.netsh(x)
 	case "setenforce":
 		k.setenforce(x)
 	case "crontab":
@@ -350,113 +353,6 @@ func (k *checker) launchctl(x cmdCtx) {
 	}
 }
 
-func (k *checker) firewallOff(x cmdCtx, why string) {
-	k.systemAsk(x, "system.firewall-off", why,
-		"Add or remove the one rule you need, or ask the user")
-}
-
-func (k *checker) networkCut(x cmdCtx, why string) {
-	k.systemAsk(x, "system.network-cut", why,
-		"Change the one interface, route or rule you need, or ask the user")
-}
-
-// iptables, ip6tables (and their -legacy / -nft builds): -F / --flush
-// removes every rule of a table; a DROP policy or a match-all DROP rule
-// on INPUT or OUTPUT cuts every connection.
-func (k *checker) iptables(x cmdCtx) {
-	if !strings.HasPrefix(x.cmd.Name, "iptables") && !strings.HasPrefix(x.cmd.Name, "ip6tables") {
-		return // ebtables, arptables: link-layer filters, not the host firewall
-	}
-	if x.has("flush") {
-		k.firewallOff(x, "flushing the firewall rules leaves every port of the machine open")
-		return
-	}
-	drop := func(v string) bool { return strings.EqualFold(v, "drop") || strings.EqualFold(v, "reject") }
-	chainIO := func(v string) bool { return strings.EqualFold(v, "input") || strings.EqualFold(v, "output") }
-	for _, w := range x.values("policy") {
-		if chainIO(w.Value) && drop(x.operand(0)) {
-			k.networkCut(x, "a DROP policy on "+w.Value+" cuts every connection that no rule allows, SSH included")
-			return
-		}
-	}
-	for _, w := range x.values("append", "insert") {
-		if !chainIO(w.Value) {
-			continue
-		}
-		jump := x.values("jump")
-		if len(jump) == 0 || !drop(jump[len(jump)-1].Value) {
-			continue
-		}
-		if len(x.values("source", "destination", "protocol", "in-interface", "out-interface", "match")) == 0 {
-			k.networkCut(x, "a rule that drops every packet of "+w.Value+" cuts every connection, SSH included")
-			return
-		}
-	}
-}
-
-// nft: flush of any rule set, table or chain, and delete of a table or
-// chain. nft also takes the whole command as one word.
-func (k *checker) nft(x cmdCtx) {
-	if x.has("check") {
-		return
-	}
-	var f []string
-	for _, w := range x.operands() {
-		f = append(f, strings.Fields(strings.ToLower(w.Value))...)
-	}
-	if len(f) == 0 {
-		return
-	}
-	if f[0] == "flush" || (f[0] == "delete" && len(f) > 1 && (f[1] == "table" || f[1] == "chain")) {
-		k.firewallOff(x, "nft "+f[0]+" removes firewall rules and can leave every port of the machine open")
-	}
-}
-
-// ufw: disable, reset, and default allow of incoming traffic.
-func (k *checker) ufw(x cmdCtx) {
-	if x.has("dry-run") {
-		return
-	}
-	switch verb := x.operand(0); verb {
-	case "disable", "reset":
-		k.firewallOff(x, "ufw "+verb+" switches the firewall off")
-	case "default":
-		if x.operand(1) == "allow" && (x.operand(2) == "" || x.operand(2) == "incoming") {
-			k.firewallOff(x, "ufw default allow lets every incoming connection through")
-		}
-	}
-}
-
-// pfctl: -d disables pf; -F all / -F rules flushes it; -n only parses.
-func (k *checker) pfctl(x cmdCtx) {
-	if x.has("n") {
-		return
-	}
-	flush := false
-	for _, w := range x.values("flush") {
-		switch strings.ToLower(w.Value) {
-		case "all", "rules", "a", "r":
-			flush = true
-		}
-	}
-	if x.has("disable") || flush {
-		k.firewallOff(x, "pfctl -d / -F switches the packet filter off or empties it")
-	}
-}
-
-// firewallCmd: firewalld's default zone set to trusted accepts everything;
-// panic mode drops every packet.
-func (k *checker) firewallCmd(x cmdCtx) {
-	for _, w := range x.values("set-default-zone") {
-		if w.Value == "trusted" {
-			k.firewallOff(x, "making trusted the default zone lets every connection through the firewall")
-		}
-	}
-	if x.has("panic-on") {
-		k.networkCut(x, "firewalld panic mode drops every packet, SSH included")
-	}
-}
-
 // setenforce 0 puts SELinux in permissive mode.
 func (k *checker) setenforce(x cmdCtx) {
 	if v := x.operand(0); v == "0" || strings.EqualFold(v, "permissive") {
@@ -758,18 +654,125 @@ func privWrapper(name string) bool {
 	return false
 }
 
+// privVia names what raised c's privilege: the first privilege wrapper
+// around it (sudo, doas, …), else the nearest enclosing command that is
+// one (su -c runs its command through a shell), else c's own name.
+func privVia(c *shell.Command) string {
+	for p := c; p != nil; p = p.Parent {
+		for _, w := range p.Wrappers {
+			if privWrapper(w) {
+				return w
+			}
+		}
+		if p != c && privWrapper(p.Name) {
+			return p.Name
+		}
+	}
+	return c.Name
+}
+
 // privilege reports priv.sudo for a privileged command when nothing else
 // was found (seed 000 scores "sudo" 0.6, the Medium band: warn).
 func (k *checker) privilege(c *shell.Command) {
-	via := c.Name
-	for _, w := range c.Wrappers {
-		if privWrapper(w) {
-			via = w
-			break
-		}
-	}
+	via := privVia(c)
 	x := cmdCtx{cmd: c, inv: c.Inv, args: c.Args, name: c.Name}
 	k.warn(x, "priv.sudo", catPrivilege,
 		"it runs with raised privilege ("+via+"), where a mistake reaches the whole system",
 		"Run it without "+via+" if it does not need root")
+}
+
+// tempProgram reports priv.temp-program: a command run with raised
+// privilege (sudo, doas, pkexec, run0, su -c: the catalog's privileged
+// wrappers) whose program, script or standard-input script lies in a
+// temporary directory every user may write ([places.Temp]: /tmp,
+// /var/tmp, /dev/shm and their macOS forms; a word starting with
+// $TMPDIR). Whoever put or replaced the file there runs code with that
+// privilege. A path the dry run took from mktemp ([shell.MktempPath]) is
+// a fresh directory or file only this user can write, and passes; so
+// does a path in the project when the project itself lives in a
+// temporary directory (/tmp/work/bin/tool: the user's own tree).
+func (k *checker) tempProgram(c *shell.Command) {
+	what := tempRun(c)
+	if what == "" {
+		return
+	}
+	if proj := k.in.Call.Project; proj != "" && places.Temp(path.Dir(proj)) && paths.Under(what, proj) {
+		return
+	}
+	via := privVia(c)
+	x := cmdCtx{cmd: c, inv: c.Inv, args: c.Args, name: c.Name}
+	k.askShown(x, "priv.temp-program", catPrivilege,
+		"it runs "+what+" with "+via+" from a temporary directory any user can write, so whoever put or swapped that file there gets the privilege",
+		"Move the program into the project or a root-owned directory first, or ask the user")
+}
+
+// tempRun returns the program or script c runs from a temporary
+// directory (its path, or the word as written when it starts with
+// $TMPDIR), or "".
+func tempRun(c *shell.Command) string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	if w := c.Args[0]; w.Dynamic && tmpdirWord(w.Raw) {
+		return w.Raw
+	} else if !w.Dynamic && strings.Contains(w.Value, "/") && (c.Cwd != "" || path.IsAbs(w.Value)) {
+		if p := paths.Abs(w.Value, c.Cwd); tempPath(p) {
+			return p
+		}
+	}
+	for _, e := range c.Effects {
+		if e.Kind != shell.Runs {
+			continue
+		}
+		if tempPath(e.Path) {
+			return e.Path
+		}
+		if e.Word.Dynamic && tmpdirWord(e.Word.Raw) {
+			return e.Word.Raw
+		}
+	}
+	if !c.Inv.RunsStdin() {
+		return ""
+	}
+	switch c.Stdin.Kind {
+	case shell.StdinFile:
+		if tempPath(c.Stdin.Path) {
+			return c.Stdin.Path
+		}
+	case shell.StdinPipe:
+		// cat /tmp/x.sh | sudo sh
+		feeds := c.Stdin.Feeds
+		if len(feeds) == 0 && c.Stdin.From != nil {
+			feeds = []*shell.Command{c.Stdin.From}
+		}
+		for _, f := range feeds {
+			if p := f.Inv.Program(); p == nil || p.Root().Name != "cat" {
+				continue
+			}
+			for _, e := range f.Effects {
+				if e.Kind == shell.Reads && tempPath(e.Path) {
+					return e.Path
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// tempPath reports a path in a shared temporary directory that mktemp
+// did not just make.
+func tempPath(p string) bool {
+	return p != "" && places.Temp(p) && p != shell.MktempPath && !strings.HasPrefix(p, shell.MktempPath+"/")
+}
+
+// tmpdirWord reports a word whose text starts with the temporary
+// directory's variable: $TMPDIR/…, ${TMPDIR}/…, ${TMPDIR:-/tmp}/….
+func tmpdirWord(raw string) bool {
+	raw = strings.ReplaceAll(raw, `"`, "")
+	for _, p := range [...]string{"$TMPDIR/", "${TMPDIR}/", "${TMPDIR:-", "${TMPDIR-", "${TMPDIR:=", "${TMPDIR:?"} {
+		if strings.HasPrefix(raw, p) {
+			return true
+		}
+	}
+	return false
 }

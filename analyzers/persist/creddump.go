@@ -441,19 +441,21 @@ func (k *checker) locate(c *shell.Command) {
 	}
 }
 
-// sniff: capturing traffic warns (developers debug with it); reading a
-// capture file (-r) without an interface passes, and so do listing
-// interfaces, help and version.
+// sniff: capturing live traffic asks (ATT&CK T1040): a capture holds
+// every program's and user's traffic on the interface, passwords, tokens
+// and cookies sent in clear text among it. Reading a saved capture (-r,
+// tcpdump -V, tcpflow -l, ngrep -I) without an interface passes, and so
+// do listing interfaces, data-link or time-stamp types, help and version.
 func (k *checker) sniff(c *shell.Command) {
-	if helpOnly(c) || has(c, "list-interfaces") || len(c.Args) == 2 && c.Args[1].Value == "-v" {
+	if helpOnly(c) || has(c, "list-interfaces", "list-data-links", "list-time-stamp-types") || len(c.Args) == 2 && c.Args[1].Value == "-v" {
 		return
 	}
-	if has(c, "read-file") && !has(c, "interface", "device") {
+	if has(c, "read-file", "read-list", "read-operands") && !has(c, "interface") {
 		return
 	}
 	k.r.Tag(toolwall.TagCredential, "", "network-capture")
-	k.warn(quote(c), RuleSniff, catCredDump, "it captures network traffic, which can include passwords, tokens and cookies sent in clear text",
-		"Capture only the interface and port you are debugging (e.g. `-i lo port 8080`) and do not keep the capture")
+	k.askShown(c, RuleSniff, catCredDump, "it captures live network traffic, which carries other programs' and users' passwords, tokens and cookies",
+		"To debug your own service, log its requests instead, or ask the user to run the capture and read the saved file with -r")
 }
 
 // intercept: active interception tools (ARP spoofing, poisoning) ask.

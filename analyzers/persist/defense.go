@@ -129,18 +129,39 @@ func (k *checker) killByLookup(all []*shell.Command, i int, c *shell.Command) {
 	}
 }
 
-// auditctl: -D deletes every rule, -e 0 disables auditing; -d/-W remove
-// a rule.
+// auditctl: -D deletes every rule, -e 0 disables auditing, -d/-W remove
+// a rule and --signal TERM stops the audit daemon (defense.audit-off);
+// any other change of the configuration asks as defense.audit-change,
+// with its own reason for a rule on execve (every program run logged
+// with its arguments, the way keystroke loggers record a shell).
 func (k *checker) auditctl(c *shell.Command) {
-	off := has(c, "delete-all")
+	off := has(c, "delete-all", "delete-rule", "unwatch")
 	for _, e := range values(c, "enabled") {
 		off = off || e.Value == "0"
 	}
-	if !off && len(values(c, "d", "W")) == 0 {
+	for _, s := range values(c, "signal") {
+		off = off || strings.EqualFold(s.Value, "term") || strings.EqualFold(s.Value, "sigterm") || strings.EqualFold(s.Value, "stop") || s.Value == "15"
+	}
+	if off {
+		k.ask(quote(c), RuleAuditOff, catDefense, "it deletes audit rules or switches the kernel audit system off, so nothing that follows is recorded",
+			"Leave auditing as it is; if a rule is in your way, tell the user which")
 		return
 	}
-	k.ask(quote(c), RuleAuditOff, catDefense, "it deletes audit rules or switches the kernel audit system off, so nothing that follows is recorded",
-		"Leave auditing as it is; if a rule is in your way, tell the user which")
+	if !has(c, "append-rule", "prepend-rule", "watch", "rules-file", "enabled", "backlog", "failure", "rate", "message",
+		"move-tree", "backlog_wait_time", "loginuid-immutable", "reset-lost") {
+		return
+	}
+	for _, s := range values(c, "syscall") {
+		for _, n := range strings.Split(strings.ToLower(s.Value), ",") {
+			if n == "execve" || n == "execveat" || n == "all" {
+				k.askShown(c, RuleAuditChange, catDefense, "it makes the kernel log every program run on the machine with its arguments, which records passwords and tokens typed on command lines",
+					"Leave the audit rules as they are; ask the user to add the rule if it is needed")
+				return
+			}
+		}
+	}
+	k.askShown(c, RuleAuditChange, catDefense, "it changes the kernel audit configuration, which decides what the machine records about what runs on it",
+		"Leave the audit configuration to the user; list it with `auditctl -l`")
 }
 
 // spctl --master-disable / --global-disable / --disable turn Gatekeeper
@@ -241,12 +262,18 @@ func (k *checker) logErase(c *shell.Command) {
 }
 
 // xattr -d com.apple.quarantine removes the flag that makes Gatekeeper
-// check a downloaded program (warn: developers do it for apps they
-// trust).
+// check a downloaded program before its first run (ATT&CK T1553.001):
+// ask. xattr -c clears every attribute, the quarantine flag with the
+// rest; developers clear build detritus that breaks codesign with it, so
+// it only warns.
 func (k *checker) xattr(c *shell.Command) {
-	if has(c, "delete") && operand(c, 0) == "com.apple.quarantine" {
-		k.warn(quote(c), RuleProtectionOff, catDefense, "removing com.apple.quarantine lets the program run without a Gatekeeper check",
-			"Only do this for a program the user downloaded and trusts")
+	switch {
+	case has(c, "delete") && operand(c, 0) == "com.apple.quarantine":
+		k.askShown(c, RuleProtectionOff, catDefense, "removing com.apple.quarantine lets a downloaded program run without the Gatekeeper check of its signature",
+			"Ask the user to open the program once through Finder, or to remove the flag themselves if they trust it")
+	case has(c, "clear"):
+		k.warn(quote(c), RuleProtectionOff, catDefense, "clearing every extended attribute also removes com.apple.quarantine, so a downloaded program runs without a Gatekeeper check",
+			"Delete only the attribute you mean (`xattr -d NAME FILE`)")
 	}
 }
 

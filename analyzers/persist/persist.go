@@ -41,8 +41,15 @@ const (
 	RuleKernel = "persist.kernel"
 
 	// RuleAuditOff (ask, 0.6): deleting audit rules or switching auditing
-	// off (auditctl -D, auditctl -e 0).
+	// off (auditctl -D, -d, -W, -e 0, --signal TERM).
 	RuleAuditOff = "defense.audit-off"
+	// RuleAuditChange (ask, 0.6): any other change of the kernel audit
+	// configuration: adding rules or watches (auditctl -a, -A, -w; a rule
+	// on execve logs every program run with its arguments, ATT&CK
+	// T1056), loading a rule file (-R), enabling or locking auditing
+	// (-e 1, -e 2), tuning it (-b, -f, -r, --backlog_wait_time), forging
+	// a record (-m). Listing (-l) and status (-s) pass.
+	RuleAuditChange = "defense.audit-change"
 	// RuleSecurityStop (ask, 0.6): stopping, disabling, masking or killing
 	// an audit, logging or endpoint-security service (auditd, apparmor,
 	// osqueryd, falcon-sensor, wazuh, rsyslog, …).
@@ -50,7 +57,9 @@ const (
 	// RuleProtectionOff (ask, 0.6): switching a platform protection off:
 	// Gatekeeper (spctl --master-disable), SIP (csrutil disable), the macOS
 	// application firewall, Microsoft Defender, trusting a new root
-	// certificate; warn (0.45) for removing com.apple.quarantine.
+	// certificate, removing com.apple.quarantine (xattr -d); warn (0.45)
+	// for clearing every extended attribute (xattr -c), which removes it
+	// too.
 	RuleProtectionOff = "defense.protection-off"
 	// RuleBackupDelete (ask, 0.6): disabling Time Machine or deleting its
 	// backups and snapshots (tmutil disable, delete, deletelocalsnapshots).
@@ -101,9 +110,10 @@ const (
 	// RulePrompt (ask, 0.6): a fake password dialog (osascript display
 	// dialog … with hidden answer).
 	RulePrompt = "creddump.fake-prompt"
-	// RuleSniff (warn, 0.45): capturing network traffic (tcpdump, tshark,
-	// tcpflow, ngrep, dumpcap); ask for active interception (ettercap,
-	// bettercap, arpspoof, mitmdump in transparent mode is not included).
+	// RuleSniff (ask, 0.6): capturing live network traffic (tcpdump,
+	// tshark, dumpcap, termshark, tcpflow, ngrep; reading a saved capture
+	// passes) and active interception (ettercap, bettercap, arpspoof,
+	// responder; mitmdump in transparent mode is not included).
 	RuleSniff = "creddump.sniff"
 )
 
@@ -321,7 +331,7 @@ func (k *checker) command(all []*shell.Command, i int, c *shell.Command) {
 		k.search(c)
 	case "locate":
 		k.locate(c)
-	case "tcpdump", "tshark", "tcpflow":
+	case "tcpdump", "tshark", "tcpflow", "ngrep":
 		k.sniff(c)
 	case "ettercap":
 		k.intercept(c)
@@ -368,6 +378,12 @@ func (k *checker) add(act toolwall.Action, rule, category, reason string) {
 // ask reports an Ask finding: "`what` needs confirmation: why. instead."
 func (k *checker) ask(what, rule, category, why, instead string) {
 	k.add(toolwall.Ask, rule, category, "`"+what+"` needs confirmation: "+why+". "+instead+".")
+}
+
+// askShown reports an Ask finding that quotes c as the model wrote it,
+// wrappers and quoting kept ([shell.Command.Shown]).
+func (k *checker) askShown(c *shell.Command, rule, category, why, instead string) {
+	k.add(toolwall.Ask, rule, category, c.Shown()+" needs confirmation: "+why+". "+instead+".")
 }
 
 // deny reports a Deny finding.

@@ -68,7 +68,13 @@
 // read there still enters the conversation, and one sent from there
 // still leaves — while its deletes and writes are that host's own (the
 // remote authorized_keys ssh-copy-id appends to); a command in a
-// container is judged through the host paths mounted into it.
+// container is judged through the host paths mounted into it. A tree
+// holding secrets that a remote command reads and prints back (ssh host
+// 'tar czf - /etc' > etc.tgz), and a secret file or such a tree that scp
+// or rsync copies from host:PATH, reach this machine: a read
+// (secrets.read), as ssh host cat /etc/shadow is. A bare "*" stands for
+// its directory's entries that do not start with a dot, so /etc/* holds
+// /etc/shadow while ~/* does not hold ~/.ssh.
 //
 // Limits: the shell reader does not say which word a $(…) belongs to;
 // substitutions are matched to words by their text, and to every dynamic

@@ -72,6 +72,9 @@ type facts struct {
 	keys []source
 	// out is what its standard output carries.
 	out []source
+	// remote are the trees holding secrets it reads on another host or in
+	// a container (not through a mount of this machine's paths).
+	remote []source
 }
 
 // examine works out what c reads and prints, reports reads and
@@ -120,6 +123,8 @@ func (s *state) examine(c *shell.Command) {
 	f.out = append(f.out, s.prints(c)...)
 	f.out = append(f.out, s.argSources(c, nil, true)...)
 	s.reportReads(c, f)
+	s.remoteReturn(c)
+	s.remoteCopy(c)
 	s.taintOutputs(c, f)
 	s.serve(c)
 	s.search(c)
@@ -170,6 +175,13 @@ func (s *state) effectPath(c *shell.Command, e shell.Effect) (p string, partial 
 		return p, false
 	}
 	w := e.Word
+	if e.From == "operand" && !w.Dynamic && w.Value != "" && !path.IsAbs(w.Value) && !strings.HasPrefix(w.Value, "~") {
+		// a directory the program moves to (tar -C /) places it even
+		// where the command's own directory is not known (on another host)
+		if d := cdOption(c); path.IsAbs(d) {
+			return paths.Abs(w.Value, d), false
+		}
+	}
 	if (w.Dynamic && hasExpansion(w.Raw) || e.Remote) && strings.Trim(w.Value, "/.") != "" {
 		// a path on another host is judged by its name alone
 		return path.Clean(paths.Expand(w.Value, s.home)), true
@@ -242,14 +254,152 @@ func (s *state) sourcesAt(p string, partial, tree bool) []source {
 	return out
 }
 
-// holds is [places.Holds] for this call's home, remembered per path.
+// holds is [places.Holds] for this call's home, remembered per path. A
+// bare "*" stands for every entry of its directory that does not start
+// with a dot (the shell's globbing without dotglob): /etc/* holds
+// /etc/shadow, while a home's secrets are dot entries (~/.ssh, ~/.aws)
+// that ~/* does not match.
 func (s *state) holds(p string) bool {
 	h, ok := s.held[p]
 	if !ok {
 		h = places.Holds(p, s.home)
+		if dir := path.Dir(p); !h && path.Base(p) == "*" && !s.homeDir(dir) {
+			h = places.Holds(dir, s.home)
+		}
 		put(&s.held, p, h)
 	}
 	return h
+}
+
+// homeDir reports a user's home: this call's, root's, or one under
+// /home or /Users.
+func (s *state) homeDir(dir string) bool {
+	switch parent := path.Dir(dir); {
+	case dir == s.home, dir == "/root", dir == "/var/root":
+		return true
+	case parent == "/home", parent == "/Users":
+		return true
+	}
+	return false
+}
+
+// remoteReturn reports a tree holding secrets that a command on another
+// host (an ssh remote command) or in a container reads and prints back
+// to this machine (ssh host 'tar czf - /etc' > etc.tgz): that host's
+// secrets reach this machine and the conversation, judged like a secret
+// read there (ssh host cat /etc/shadow). What the command writes into a
+// file on that host (an archive, a copy's destination, a redirect of its
+// own) stays there; its standard output, last in its pipeline, comes
+// back, with what the commands piped into it read.
+func (s *state) remoteReturn(c *shell.Command) {
+	if !c.Remote || c.Piped > 1 && c.Pipeline != c.Piped-1 || keepsOutput(c) {
+		return
+	}
+	local := c
+	for local.Remote && local.Parent != nil {
+		local = local.Parent
+	}
+	where := "in a container"
+	if root(local) == "ssh" {
+		where = "on another host"
+	}
+	for _, x := range s.remoteTrees(c, 0) {
+		s.remoteRead(local, x, where)
+	}
+}
+
+// remoteCopy reports a secret file or a tree holding secrets that scp or
+// rsync copies from another host (host:PATH as a source) to this
+// machine, as remoteReturn does for a remote command's output. A
+// relative remote path is under the remote user's home and is judged by
+// name (host:.ssh/id_rsa names a key); a tree only by an absolute path.
+func (s *state) remoteCopy(c *shell.Command) {
+	switch root(c) {
+	case "scp", "rsync":
+	default:
+		return
+	}
+	for _, w := range c.Inv.OperandsOf(programs.Xfer) {
+		if w.Dynamic || strings.HasPrefix(w.Value, "rsync://") {
+			continue
+		}
+		i := strings.IndexByte(w.Value, ':')
+		if i <= 0 || strings.IndexByte(w.Value[:i], '/') >= 0 {
+			continue // a local path
+		}
+		rp := w.Value[i+1:]
+		partial := !path.IsAbs(rp)
+		name := rp
+		if partial {
+			if strings.Trim(rp, "/.~") == "" {
+				continue // the remote home: whose it is is not known here
+			}
+			name = "~/" + strings.TrimPrefix(rp, "~/")
+			rp = paths.Expand(name, s.home)
+		}
+		for _, x := range s.sourcesAt(path.Clean(rp), partial, true) {
+			x.path = path.Clean(name)
+			s.remoteRead(c, x, "on another host")
+		}
+	}
+}
+
+// remoteRead reports a secret of another host or a container brought to
+// this machine by the local command c.
+func (s *state) remoteRead(c *shell.Command, x source, where string) {
+	if s.seen[RuleRead+"\x00"+x.path] {
+		return
+	}
+	s.add(toolwall.Finding{
+		Rule: RuleRead, Action: toolwall.Ask,
+		Reason: fmt.Sprintf("Reading %s %s was stopped for a human: %s brings it to this machine, into the conversation "+
+			"or a file. Copy only the files you need by name, or ask the user.", x.label(), where, c.Shown()),
+	}, x.path)
+	s.tag(toolwall.TagSensitiveRead, x.path, "remote")
+}
+
+// remoteTrees returns the trees holding secrets that c and the remote
+// commands piped into it read on another host.
+func (s *state) remoteTrees(c *shell.Command, depth int) []source {
+	s.examine(c)
+	out := s.facts[c].remote
+	if depth > 16 {
+		return out
+	}
+	for _, u := range feeds(c) {
+		if u.Remote && !keepsOutput(u) {
+			out = append(out, s.remoteTrees(u, depth+1)...)
+		}
+	}
+	return out
+}
+
+// keepsOutput reports a remote command whose data stays on its host: it
+// writes a file there (an archive, a copy's destination), or its standard
+// output is redirected by a redirection of its own rather than one of the
+// local command that runs it (ssh host 'tar cf - /etc' > etc.tar sends
+// the archive here; ssh host 'tar cf - /etc > /tmp/e.tar' does not).
+func keepsOutput(c *shell.Command) bool {
+	for _, e := range c.Effects {
+		if (e.Kind == shell.Writes || e.Kind == shell.Appends) && e.Role != programs.Unknown {
+			return true
+		}
+	}
+	local := c
+	for local.Remote && local.Parent != nil {
+		local = local.Parent
+	}
+	for _, r := range c.Redirects {
+		if !r.Writes() || r.Fd != "" && r.Fd != "1" {
+			continue
+		}
+		if !slices.ContainsFunc(local.Redirects, func(l shell.Redirect) bool {
+			return l.Op == r.Op && l.Fd == r.Fd && l.Target.Raw == r.Target.Raw
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // readEffect records what a read (or a move) of c yields.
@@ -263,7 +413,7 @@ func (s *state) readEffect(c *shell.Command, f *facts, e shell.Effect) {
 	if placeholder(c, e.Word) {
 		for _, w := range s.listed(c) {
 			p := paths.Abs(paths.Expand(w.Value, s.home), c.Cwd)
-			f.reads = append(f.reads, s.sourcesAt(p, w.Dynamic, true)...)
+			s.addReads(f, s.sourcesAt(p, w.Dynamic, true), e.Remote)
 		}
 		return
 	}
@@ -281,9 +431,23 @@ func (s *state) readEffect(c *shell.Command, f *facts, e shell.Effect) {
 		return
 	}
 	srcs := s.sourcesAt(p, partial, true)
-	f.reads = append(f.reads, srcs...)
+	s.addReads(f, srcs, e.Remote)
 	if len(srcs) == 0 && accountFile(p) {
 		f.out = append(f.out, source{kind: kMachine, name: "the content of " + p})
+	}
+}
+
+// addReads records what a read yields; the trees of a read on another
+// host or in a container are remembered apart (remoteReturn).
+func (s *state) addReads(f *facts, srcs []source, remote bool) {
+	f.reads = append(f.reads, srcs...)
+	if !remote {
+		return
+	}
+	for _, x := range srcs {
+		if x.kind == kTree {
+			f.remote = append(f.remote, x)
+		}
 	}
 }
 

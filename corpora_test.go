@@ -73,11 +73,13 @@ func TestCorpora(t *testing.T) {
 	for _, name := range []string{"tldr", "nl2bash"} {
 		var lines, stopped, unparsed int
 		rules := map[string]int{}
+		seen := map[string]bool{} // each distinct line once, as the scorecard counts
 		jsonLines(t, filepath.Join(dir, "benign", name+".jsonl"), func(m map[string]any) {
 			cmd, _ := m["cmd"].(string)
-			if hint, _ := m["risk_hint"].([]any); len(hint) > 0 || cmd == "" || strings.Contains(cmd, "\n") {
+			if hint, _ := m["risk_hint"].([]any); len(hint) > 0 || strings.TrimSpace(cmd) == "" || strings.Contains(cmd, "\n") || seen[cmd] {
 				return
 			}
+			seen[cmd] = true
 			lines++
 			v := judge(cmd)
 			switch {

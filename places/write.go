@@ -111,6 +111,20 @@ var persistence = []struct{ prefix, why string }{
 // rawDevices are block and memory devices a write to which destroys data.
 var rawDevices = []string{"/dev/sd", "/dev/nvme", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/mmcblk", "/dev/disk", "/dev/rdisk", "/dev/mapper/", "/dev/md", "/dev/loop", "/dev/mem", "/dev/kmem", "/dev/port"}
 
+// RawDevice reports whether p (absolute, clean) is a block or memory
+// device a write to which destroys data (/dev/sda, /dev/nvme0n1,
+// /dev/mem, …). [Write] guards them; a shell command's disk writes are
+// the destroy analyzer's (disk.*).
+func RawDevice(p string) bool {
+	lp := strings.ToLower(p)
+	for _, d := range rawDevices {
+		if strings.HasPrefix(lp, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // ShellStartup reports whether rel, a path relative to a home directory
 // (lower case), is a file a shell or a session runs at start.
 func ShellStartup(rel string) bool {
@@ -210,10 +224,8 @@ func Write(p, home, project string) Writing {
 			return guard(x.why)
 		}
 	}
-	for _, d := range rawDevices {
-		if strings.HasPrefix(lp, d) {
-			return guard("is a raw disk or memory device; writing it destroys data")
-		}
+	if RawDevice(lp) {
+		return guard("is a raw disk or memory device; writing it destroys data")
 	}
 	if strings.Contains(lp, "/library/launchagents") || strings.Contains(lp, "/library/launchdaemons") {
 		return guard("is a launchd job: macOS runs it at login or boot")

@@ -57,4 +57,6 @@ var rules = []analysis.Rule{
 	{ID: "system.history-wipe", Action: toolwall.Ask, Protects: "shell history (a trace of what ran)", Example: "history -c"},
 	{ID: "priv.sudo", Action: toolwall.Warn, Protects: "a warning on any command run with raised privilege", Example: "sudo apt-get update"},
 	{ID: "git.reset-merge", Action: toolwall.Ask, Protects: "staged changes git reset --merge throws away", Example: "git reset --merge"},
+	{ID: "system.firewall", Action: toolwall.Ask, Protects: "the host firewall from rules added, deleted, loaded or flushed and its policy changed (iptables, nft, ufw, pfctl, firewall-cmd, netsh)", Example: "sudo ufw allow 22/tcp"},
+	{ID: "priv.temp-program", Action: toolwall.Ask, Protects: "against running a program from a world-writable temporary directory with raised privilege (anyone could have placed or swapped it)", Example: "sudo /tmp/installer"},
 }

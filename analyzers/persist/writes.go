@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/places"
 	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
@@ -191,6 +192,9 @@ func (k *checker) judgeWrite(c *shell.Command, wr write) {
 		k.ask(what, RuleProtectionOff, catDefense, "it puts a certificate into "+dir+", where the system's trust store takes certificate authorities from; a new authority can intercept every TLS connection",
 			"Trust a certificate only for the one tool that needs it (e.g. NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE), or ask the user to install it")
 		return
+	}
+	if places.RawDevice(p) && !strings.HasPrefix(p, "/dev/mem") && !strings.HasPrefix(p, "/dev/kmem") && !strings.HasPrefix(p, "/dev/port") {
+		return // a disk write: destroy's disk.* rules judge it
 	}
 	j := judgePath(p, k.home, k.proj)
 	if j.system && !dynamic {

@@ -19,6 +19,7 @@ func TestHostSettings(t *testing.T) {
 	a := New(Files{Settings: []Setting{
 		{".codex/hooks.json", "Codex"}, {".gemini/settings.json", "Gemini CLI"}, {".cursor/hooks.json", "Cursor"},
 		{".kiro/agents/*.json", "Kiro CLI"}, {".config/opencode/plugin/toolwall.js", "OpenCode"},
+		{"opencode.json", "OpenCode"},
 	}})
 	for _, row := range analysistest.ReadTSV(t, "hosts.tsv", 4) {
 		want, who, tool, input := row.Fields[0], row.Fields[1], row.Fields[2], row.Fields[3]

@@ -333,13 +333,56 @@ func run(own []string, sets hostSettings, in *analysis.Input, r *analysis.Report
 // Work over a whole tree (sed -i, chown -R, find -exec across the
 // project) is ordinary: only a tree inside the settings' own directory
 // (.claude), or a find that picks the file by name, counts.
+//
+// A pattern that names nothing in particular (*, *.*, .[^.]*: work on
+// every file of a directory, such as rename foo bar * in the project) is
+// not aimed at a settings file either, unless the directory is the
+// settings' own (.claude/*); toolwall's own files are judged stricter
+// (touches).
 func (t target) touchesSettings(list []string, home string) (string, bool) {
+	if dir := path.Dir(t.path); strings.ContainsAny(t.path, "*?[") && !aimed(path.Base(t.path)) &&
+		!slices.ContainsFunc(list, func(f string) bool { return path.Dir(f) == dir && dedicated(dir) }) {
+		return "", false
+	}
 	if t.tree && len(t.names) == 0 {
 		if !slices.ContainsFunc(list, func(f string) bool { return paths.Under(t.path, path.Dir(f)) && path.Dir(f) != home }) {
 			return "", false
 		}
 	}
 	return t.touches(list)
+}
+
+// dedicated reports whether dir is a directory of configuration of its
+// own (.claude, .cursor, .gemini, .codex, ~/.config/…): its name starts
+// with a dot, or it is under one.
+func dedicated(dir string) bool {
+	for _, e := range strings.Split(dir, "/") {
+		if strings.HasPrefix(e, ".") && e != "." && e != ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// aimed reports whether a file name pattern has a literal part beyond
+// wildcards and dots (*.json, settings*), so that it picks some files
+// over others.
+func aimed(pattern string) bool {
+	in := false // inside [...]
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case c == '\\':
+			i++
+		case c == '[':
+			in = true
+		case c == ']':
+			in = false
+		case in, c == '*', c == '?', c == '.':
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // touchesHosts returns the first of other hosts' settings files t

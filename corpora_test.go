@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,6 +72,8 @@ var specGate = newSpecGate(engine.NoMemory)
 //	TOOLWALL_CORPORA=../shared/corpora go test -run TestCorpora -v .
 func TestCorpora(t *testing.T) {
 	dir := corporaDir(t)
+	reviewed := readStops(t)
+	found := map[stopKey][]string{} // every stop met, with its rule ids
 	for _, name := range []string{"tldr", "nl2bash"} {
 		var lines, stopped, unparsed int
 		rules := map[string]int{}
@@ -87,6 +91,7 @@ func TestCorpora(t *testing.T) {
 				unparsed++
 			case v.Action.Stops():
 				stopped++
+				found[stopKey{name, cmd}] = v.Rules()
 				for _, r := range v.Rules() {
 					rules[r]++
 				}
@@ -100,6 +105,7 @@ func TestCorpora(t *testing.T) {
 		}
 	}
 
+	checkStops(t, reviewed, found)
 	windowsCorpus(t, dir)
 
 	cases, err := eval.ReadFile(filepath.Join(dir, "peers", "dcg-corpus.tsv"), "")
@@ -215,3 +221,113 @@ func windowsCorpus(t *testing.T, dir string) {
 		t.Errorf("tldr-windows: %.2f%% stopped, %.2f%% denied", 100*rate, 100*drate)
 	}
 }
+
+// stopsFile lists every benign corpus line the gate stops, each reviewed
+// (issue 7: the test fails when a new one appears).
+const stopsFile = "testdata/corpus-stops.txt"
+
+// stopKey is one corpus line.
+type stopKey struct{ corpus, cmd string }
+
+// reviewedStops are the lines of stopsFile and the reason given for each
+// rule id's group ("# rule: why").
+type reviewedStops struct {
+	lines map[stopKey]bool
+	why   map[string]string
+}
+
+// readStops reads stopsFile: "# RULE: why" lines give a group's reason;
+// other lines are "CORPUS<TAB>RULES<TAB>COMMAND" with the command
+// Go-quoted.
+func readStops(t *testing.T) reviewedStops {
+	r := reviewedStops{lines: map[stopKey]bool{}, why: map[string]string{}}
+	b, err := os.ReadFile(stopsFile)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	for n, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "# "); ok {
+			if rule, why, ok := strings.Cut(rest, ": "); ok && !strings.Contains(rule, " ") {
+				r.why[rule] = why
+			}
+			continue
+		}
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		f := strings.SplitN(l, "\t", 3)
+		if len(f) != 3 {
+			t.Fatalf("%s:%d: want corpus, rules and command", stopsFile, n+1)
+		}
+		cmd, err := strconv.Unquote(f[2])
+		if err != nil {
+			t.Fatalf("%s:%d: %v", stopsFile, n+1, err)
+		}
+		r.lines[stopKey{f[0], cmd}] = true
+	}
+	return r
+}
+
+// checkStops fails on a stop not reviewed in stopsFile, and on a
+// reviewed line no longer stopped. With TOOLWALL_UPDATE_STOPS=1 it writes
+// the file anew from what was found instead, grouped by each line's
+// first rule, keeping the groups' reasons; a group without one gets
+// "REVIEW", which fails the next run until someone writes why.
+func checkStops(t *testing.T, r reviewedStops, found map[stopKey][]string) {
+	if os.Getenv("TOOLWALL_UPDATE_STOPS") != "" {
+		groups := map[string][]string{}
+		for k, rules := range found {
+			groups[rules[0]] = append(groups[rules[0]], k.corpus+"\t"+strings.Join(rules, ",")+"\t"+strconv.Quote(k.cmd))
+		}
+		var b strings.Builder
+		b.WriteString(stopsHeader)
+		for _, rule := range slices.Sorted(maps.Keys(groups)) {
+			why := r.why[rule]
+			if why == "" {
+				why = "REVIEW"
+			}
+			fmt.Fprintf(&b, "\n# %s: %s\n", rule, why)
+			slices.Sort(groups[rule])
+			b.WriteString(strings.Join(groups[rule], "\n") + "\n")
+		}
+		if err := os.WriteFile(stopsFile, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for rule, why := range r.why {
+		if why == "REVIEW" {
+			t.Errorf("%s: the stops of %s are not reviewed: write why they are intended", stopsFile, rule)
+		}
+	}
+	var fresh, gone []string
+	for k, rules := range found {
+		if !r.lines[k] {
+			fresh = append(fresh, fmt.Sprintf("%s\t%s\t%s", k.corpus, strings.Join(rules, ","), strconv.Quote(k.cmd)))
+		}
+	}
+	for k := range r.lines {
+		if _, ok := found[k]; !ok {
+			gone = append(gone, fmt.Sprintf("%s\t%q", k.corpus, k.cmd))
+		}
+	}
+	slices.Sort(fresh)
+	slices.Sort(gone)
+	if len(fresh) > 0 {
+		t.Errorf("%d benign lines stopped that %s does not list (review each; TOOLWALL_UPDATE_STOPS=1 rewrites the file):\n%s", len(fresh), stopsFile, strings.Join(fresh, "\n"))
+	}
+	if len(gone) > 0 {
+		t.Errorf("%d lines of %s are no longer stopped; take them out (TOOLWALL_UPDATE_STOPS=1):\n%s", len(gone), stopsFile, strings.Join(gone, "\n"))
+	}
+}
+
+// stopsHeader opens stopsFile.
+const stopsHeader = `# Benign corpus lines the gate stops, each reviewed (issue 7). The
+# corpora are shared/corpora/benign/{tldr,nl2bash}.jsonl (tldr-pages,
+# CC-BY-4.0, tldr-pages team and contributors; NL2Bash, Lin et al.,
+# LREC 2018), lines with an empty risk_hint, each distinct line once.
+# TestCorpora fails on a stop not listed here and on a listed line no
+# longer stopped. Lines are grouped by the verdict's first rule id; the
+# "# RULE: why" line above a group says why those stops are intended.
+# Columns: corpus, rule ids, the command (Go-quoted).
+`

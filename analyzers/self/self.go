@@ -439,7 +439,9 @@ func targets(c *shell.Command, tails []*shell.Command) []target {
 	depth := 0
 	if v := c.Inv; v != nil && v.Program() != nil && v.Program().Root().Name == "find" {
 		for _, n := range v.Values("name", "iname") {
-			names = append(names, strings.ToLower(n.Value))
+			if aimed(n.Value) { // -name '*' picks nothing out
+				names = append(names, strings.ToLower(n.Value))
+			}
 		}
 		if selective(v) {
 			return nil // find picks by owner, size, time, …: not toolwall's files by name

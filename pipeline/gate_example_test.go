@@ -49,7 +49,7 @@ func Example_shellGate() {
 	}
 
 	r := run("rm -rf ~")
-	fmt.Println("deny:", r.IsError, strings.HasPrefix(r.Output, "blocked by safety shield: `rm -rf /home/user` was refused"))
+	fmt.Println("deny:", r.IsError, strings.HasPrefix(r.Output, "blocked by safety shield: `rm -rf ~` (run as `rm -rf /home/user`) was refused"))
 	r = run("git -C . $SUB --version")
 	fmt.Println("warn ran:", !r.IsError, strings.HasPrefix(r.Output, "git version"))
 	r = run("cat notes.txt")

@@ -201,21 +201,65 @@ func (c *Command) Arg(i int) string {
 }
 
 // Shown returns the command as written, quoted for a reason: Text in
-// backticks, cut to 120 bytes.
+// backticks, cut to 120 bytes. When the reader's argv reads differently
+// (a variable, a tilde, quoting, a wrapper: rm -rf "$HOME"), the argv
+// follows: "`rm -rf "$HOME"` (run as `rm -rf /home/me`)", cut to 80
+// bytes.
 func (c *Command) Shown() string {
+	argv := c.shellArgv()
 	t := c.Text
 	if t == "" {
-		t = c.String()
+		t = argv
 	}
 	t = strings.Join(strings.Fields(t), " ")
-	if len(t) > 120 {
-		k := 117
-		for k > 0 && t[k]&0xC0 == 0x80 {
-			k--
-		}
-		t = t[:k] + "..."
+	out := "`" + cutText(t, 120) + "`"
+	if a := strings.Join(strings.Fields(argv), " "); a != "" && !strings.HasSuffix(stripQuotes(t), stripQuotes(a)) {
+		out += " (run as `" + cutText(a, 80) + "`)"
 	}
-	return "`" + t + "`"
+	return out
+}
+
+// shellArgv is the argv as a shell would take it back: a static word with
+// blanks or shell characters single-quoted, a dynamic one as written.
+func (c *Command) shellArgv() string {
+	var b strings.Builder
+	for i, w := range c.Args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		switch v := w.Value; {
+		case w.Dynamic:
+			b.WriteString(w.Raw)
+		case v == "" || strings.ContainsAny(v, " \t\n'\"$`\\|&;()<>#~") || !w.Glob && strings.ContainsAny(v, "*?["):
+			b.WriteString("'" + strings.ReplaceAll(v, "'", `'\''`) + "'")
+		default:
+			b.WriteString(v)
+		}
+	}
+	return b.String()
+}
+
+// stripQuotes drops quote characters and backslashes from t: "'iptables' -F"
+// and "sudo iptables -F" read as their argv, so Shown adds nothing.
+func stripQuotes(t string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\'' || r == '"' || r == '\\' {
+			return -1
+		}
+		return r
+	}, t)
+}
+
+// cutText cuts t to at most n bytes at a rune boundary, ending in "...".
+func cutText(t string, n int) string {
+	if len(t) <= n {
+		return t
+	}
+	k := n - 3
+	for k > 0 && t[k]&0xC0 == 0x80 {
+		k--
+	}
+	return t[:k] + "..."
 }
 
 // String returns the argv values joined by single spaces (a dynamic part

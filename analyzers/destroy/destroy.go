@@ -285,30 +285,9 @@ func (a *run) reported(rule string) bool {
 	return false
 }
 
-// quote renders a command for a reason, shortened to 120 bytes (the
-// argv values joined by spaces, a dynamic word as written).
-func quote(c *shell.Command) string {
-	var b strings.Builder
-	b.WriteByte('`')
-	for i, w := range c.Args {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		v := w.Value
-		if w.Dynamic {
-			v = w.Raw
-		}
-		b.WriteString(v)
-		if b.Len() > 121 {
-			break
-		}
-	}
-	s := b.String()
-	if len(s) > 121 {
-		s = s[:118] + "..."
-	}
-	return s + "`"
-}
+// quote shows c in a reason as the model wrote it, and as it runs when
+// that reads differently ([shell.Command.Shown]).
+func quote(c *shell.Command) string { return c.Shown() }
 
 // tagDelete records a delete effect of this machine; a dynamic target has
 // no path.

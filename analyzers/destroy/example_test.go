@@ -26,5 +26,5 @@ func Example() {
 	}
 	// Output:
 	// deny rm.dangerous-target
-	// `rm -rf /home/user/*` was refused: it recursively deletes your home directory (/home/user/*), which cannot be undone. Delete only the specific files or directories you mean, by their path inside the project.
+	// `rm -rf ~/*` (run as `rm -rf /home/user/*`) was refused: it recursively deletes your home directory (/home/user/*), which cannot be undone. Delete only the specific files or directories you mean, by their path inside the project.
 }

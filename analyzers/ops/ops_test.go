@@ -94,7 +94,7 @@ func checkFinding(t *testing.T, f toolwall.Finding) {
 		if f.Score < 0.5 || f.Score > 0.65 {
 			t.Errorf("finding %s: ask score %v outside 0.5–0.65", f.Rule, f.Score)
 		}
-		if !strings.Contains(f.Reason, "` needs confirmation: ") && !strings.Contains(f.Reason, "` was allowed with a warning: ") {
+		if !strings.Contains(f.Reason, "` needs confirmation: ") && !strings.Contains(f.Reason, "`) needs confirmation: ") && !strings.Contains(f.Reason, "` was allowed with a warning: ") {
 			t.Errorf("finding %s: reason %q does not quote the refused command", f.Rule, f.Reason)
 		}
 	case toolwall.Warn:

@@ -75,7 +75,7 @@ func checkFinding(t *testing.T, f toolwall.Finding) {
 	if area != "persist" && area != "defense" && area != "creddump" {
 		t.Errorf("rule %q outside the package's areas", f.Rule)
 	}
-	if !strings.HasPrefix(f.Reason, "`") || !(strings.Contains(f.Reason, "` was refused: ") || strings.Contains(f.Reason, "` needs confirmation: ") || strings.Contains(f.Reason, "` was allowed with a warning: ")) || !strings.HasSuffix(f.Reason, ".") {
+	if !strings.HasPrefix(f.Reason, "`") || !(strings.Contains(f.Reason, "` was refused: ") || strings.Contains(f.Reason, "` needs confirmation: ") || strings.Contains(f.Reason, "`) needs confirmation: ") || strings.Contains(f.Reason, "`) was refused: ") || strings.Contains(f.Reason, "` was allowed with a warning: ")) || !strings.HasSuffix(f.Reason, ".") {
 		t.Errorf("reason not in the form \"`cmd` was refused: why. instead.\": %q", f.Reason)
 	}
 }

@@ -26,3 +26,19 @@ func TestPowerShell(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowsNamesInBash: names that are other programs on a POSIX system
+// (format, net, sc, reg, cipher) are Windows's in a Bash call only when
+// written with .exe (testdata/windows-bash.tsv).
+func TestWindowsNamesInBash(t *testing.T) {
+	e := New(Options{})
+	for _, row := range analysistest.ReadTSV(t, "windows-bash.tsv", 3) {
+		want, rule, command := row.Fields[0], row.Fields[1], row.Fields[2]
+		c := toolwall.NewBashCall(command)
+		c.Cwd, c.Project, c.Home = "/workspace/app", "/workspace/app", "/home/user"
+		v := e.Evaluate(context.Background(), c)
+		if v.Action.String() != want || rule != "-" && !slices.Contains(v.Rules(), rule) {
+			t.Errorf("line %d: %s\n  got %v %v: %s", row.Line, command, v.Action, v.Rules(), v.Reason)
+		}
+	}
+}

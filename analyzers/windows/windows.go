@@ -21,12 +21,24 @@ var Analyzer = &analysis.Analyzer{
 		if in == nil || in.Script == nil {
 			return
 		}
+		pwsh := in.Call.Tool == toolwall.ToolPowerShell
 		for _, c := range in.Script.Commands {
-			if !c.Remote {
+			if !c.Remote && (pwsh || !posixName(c.Name)) {
 				judge(c, r)
 			}
 		}
 	},
+}
+
+// posixName reports a command name that is a different program on a
+// POSIX system than on Windows (format, net, sc, reg, cipher): in a Bash
+// call it is judged as Windows's only when written with .exe.
+func posixName(name string) bool {
+	switch strings.ToLower(name) {
+	case "format", "net", "sc", "reg", "cipher":
+		return true
+	}
+	return false
 }
 
 const (

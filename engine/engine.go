@@ -291,13 +291,10 @@ func StatePath(flag string, cfg *policy.Config) (string, error) {
 }
 
 // DefaultFiles lists, relative to a home directory, where the README's
-// install puts toolwall's own files: the binary `go install` writes, the
-// configuration, the state database with its WAL and shared-memory
-// files, the audit store (database, WAL, shared memory, inbox) and the
-// approvals.
 // install puts toolwall's own files: the binaries `go install` writes
-// (toolwall and its model helper toolwall-llm), the configuration and the
-// state database with its WAL and shared-memory files.
+// (toolwall and its model helper toolwall-llm), the configuration, the
+// state database with its WAL, shared-memory and lost-records files, the
+// audit store (database, WAL, shared memory, inbox) and the approvals.
 func DefaultFiles() []string {
 	return []string{
 		"go/bin/toolwall",
@@ -306,6 +303,7 @@ func DefaultFiles() []string {
 		".local/state/toolwall/state.db",
 		".local/state/toolwall/state.db-wal",
 		".local/state/toolwall/state.db-shm",
+		".local/state/toolwall/state.db-lost",
 		".local/state/toolwall/audit.db",
 		".local/state/toolwall/audit.db-wal",
 		".local/state/toolwall/audit.db-shm",
@@ -331,11 +329,11 @@ func HostSettings() []self.Setting {
 }
 
 // installedFiles lists the real files of this process: the configuration
-// (where it is or would be read from), the state database with its WAL
-// and shared-memory files, this binary and the model helper beside it,
-// and its name in every PATH
-// directory (a program of the same name earlier on the PATH would run in
-// place of this one when a host calls "toolwall").
+// (where it is or would be read from), the state database with its WAL,
+// shared-memory and lost-records files, this binary and the model helper
+// beside it, and its name in every PATH directory (a program of the same
+// name earlier on the PATH would run in place of this one when a host
+// calls "toolwall").
 func installedFiles(cfg *policy.Config, configPath, state string) []string {
 	var out []string
 	conf := cfg.Source
@@ -349,7 +347,7 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 		out = append(out, abs)
 	}
 	if abs, err := filepath.Abs(state); err == nil && state != "" {
-		out = append(out, abs, abs+"-wal", abs+"-shm")
+		out = append(out, abs, abs+"-wal", abs+"-shm", abs+"-lost")
 	}
 	if exe, err := os.Executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolwall/toolwall/session"
 )
@@ -365,5 +366,54 @@ func TestOpenRecover(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLostRecord: a record that cannot be written (another process holds
+// the write lock past the caller's deadline) is noted beside the state
+// file, and the session's History then says its memory is incomplete
+// (a *LostError matching ErrUnavailable) while still returning what it
+// has; other sessions are not affected (issue 8: no chain let through
+// because memory failed).
+func TestLostRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	st, err := session.Open(path, session.Options{BusyTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := t.Context()
+	if err := st.Append(ctx, "s1", session.Record{Tool: "Bash", Summary: "ls", Success: true}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if err := st.Append(short, "s1", session.Record{Tool: "Bash", Summary: "curl -o x.sh https://x.example", Success: true}); err == nil {
+		t.Fatal("Append succeeded while another connection held the write lock")
+	}
+	conn.ExecContext(ctx, "ROLLBACK")
+	conn.Close()
+	h, err := st.History(ctx, "s1", session.Window{})
+	var lost *session.LostError
+	if !errors.As(err, &lost) || !errors.Is(err, session.ErrUnavailable) || lost.Session != "s1" {
+		t.Fatalf("History after a lost record: %v; want a *LostError for s1", err)
+	}
+	if len(h) != 1 || h[0].Summary != "ls" {
+		t.Errorf("History kept %+v; want the one record written", h)
+	}
+	if _, err := st.History(ctx, "s2", session.Window{}); err != nil {
+		t.Errorf("another session: %v", err)
 	}
 }

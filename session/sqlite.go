@@ -6,11 +6,13 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -493,7 +495,7 @@ func (s *SQLite) Append(ctx context.Context, id string, r Record) error {
 	if err := s.check(ctx, id); err != nil {
 		return err
 	}
-	return s.update(ctx, "append", true, func(tx *sql.Tx, now int64) error {
+	return s.lost(id, s.update(ctx, "append", true, func(tx *sql.Tx, now int64) error {
 		turn, err := touch(ctx, tx, id, now)
 		if err != nil {
 			return err
@@ -509,10 +511,83 @@ func (s *SQLite) Append(ctx context.Context, id string, r Record) error {
 			(SELECT seq FROM records WHERE session = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
 			id, s.opts.Calls)
 		return err
-	})
+	}))
 }
 
-// History implements [Store.History].
+// lostSuffix names the file beside the state file that lists the
+// sessions whose records could not be written ("<path>-lost").
+const lostSuffix = "-lost"
+
+// maxLost bounds the part of the -lost file History reads (its end).
+const maxLost = 1 << 20
+
+// lost notes that a record of session id could not be written (err not
+// nil): a line "<unix microseconds> <quoted id>" appended to the -lost
+// file beside the state file, so that later calls of the session know
+// their memory has a hole (History then fails with a [*LostError]). It
+// returns err.
+func (s *SQLite) lost(id string, err error) error {
+	if err == nil {
+		return nil
+	}
+	f, ferr := os.OpenFile(s.path+lostSuffix, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if ferr != nil {
+		return err
+	}
+	defer f.Close()
+	_, _ = fmt.Fprintf(f, "%d %s\n", time.Now().UnixMicro(), strconv.Quote(id))
+	return err
+}
+
+// LostError is History's error for a session one of whose records could
+// not be written (the store was locked past the deadline, the disk full):
+// what it returns is incomplete, so a chain may be missing its first step.
+// It matches [ErrUnavailable].
+type LostError struct {
+	Session string
+	// At is when the last record was lost.
+	At time.Time
+}
+
+// Error says which session lost a record, and when.
+func (e *LostError) Error() string {
+	return fmt.Sprintf("session: a record of session %q could not be written at %s, so its memory is incomplete", e.Session, e.At.UTC().Format(time.RFC3339))
+}
+
+// Unwrap returns ErrUnavailable.
+func (e *LostError) Unwrap() error { return ErrUnavailable }
+
+// lostAt returns when a record of session id was last lost within the
+// store's retention, per the -lost file (zero when none).
+func (s *SQLite) lostAt(id string) time.Time {
+	f, err := os.Open(s.path + lostSuffix)
+	if err != nil {
+		return time.Time{}
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > maxLost {
+		_, _ = f.Seek(st.Size()-maxLost, io.SeekStart)
+	}
+	data, _ := io.ReadAll(io.LimitReader(f, maxLost))
+	want := " " + strconv.Quote(id)
+	var last time.Time
+	for _, line := range strings.Split(string(data), "\n") {
+		at, rest, ok := strings.Cut(line, " ")
+		if !ok || " "+rest != want {
+			continue
+		}
+		if us, err := strconv.ParseInt(at, 10, 64); err == nil {
+			last = time.UnixMicro(us)
+		}
+	}
+	if !last.IsZero() && time.Since(last) > s.opts.Retention {
+		return time.Time{}
+	}
+	return last
+}
+
+// History implements [Store.History]. A session that lost a record (see
+// [LostError]) gets its records and a *LostError.
 func (s *SQLite) History(ctx context.Context, id string, w Window) ([]Record, error) {
 	if err := s.check(ctx, id); err != nil {
 		return nil, err
@@ -552,6 +627,9 @@ func (s *SQLite) History(ctx context.Context, id string, w Window) ([]Record, er
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
+	}
+	if at := s.lostAt(id); !at.IsZero() {
+		return out, &LostError{Session: id, At: at}
 	}
 	return out, nil
 }
@@ -676,7 +754,7 @@ func (s *SQLite) Commit(ctx context.Context, id, key string, success bool) (bool
 		return false, err
 	}
 	found := false
-	err = s.update(ctx, "commit", true, func(tx *sql.Tx, now int64) error {
+	err = s.lost(id, s.update(ctx, "commit", true, func(tx *sql.Tx, now int64) error {
 		var (
 			seq                            int64
 			at                             int64
@@ -707,6 +785,6 @@ func (s *SQLite) Commit(ctx context.Context, id, key string, success bool) (bool
 			(SELECT seq FROM records WHERE session = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
 			id, s.opts.Calls)
 		return err
-	})
+	}))
 	return found, err
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"time"
 
@@ -129,4 +131,18 @@ func (s Stores) Files() []string {
 		out = append(out, approval.Files(p)...)
 	}
 	return out
+}
+
+// OpenAudit opens the audit store and prunes it to its retention, for a
+// command that reads it; an error when auditing is off or has no place.
+func (s Stores) OpenAudit(ctx context.Context) (audit.Store, error) {
+	a := s.Audit()
+	if a == nil {
+		return nil, errors.New("auditing is off (audit.enabled = false) or has no place (set HOME or audit.path)")
+	}
+	if _, err := a.Prune(ctx, time.Now().Add(-s.AuditRetention())); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -19,12 +20,23 @@ func main() { os.Exit(run(os.Args[1:])) }
 func run(args []string) int {
 	root := newRoot()
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "toolwall:", err)
-		return 1
+	err := root.Execute()
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
 	}
-	return 0
+	fmt.Fprintln(os.Stderr, "toolwall:", err)
+	return 1
 }
+
+// exitError carries a command's exit status out of it (toolwall fetch:
+// 1 an HTTP or network failure, 2 refused, 3 the gate asks).
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 // configPath is the --config flag.
 var configPath string
@@ -37,7 +49,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 	}
 	root.PersistentFlags().StringVar(&configPath, "config", "", "configuration file (default $TOOLWALL_CONFIG, else $XDG_CONFIG_HOME/toolwall/config.toml, else ~/.config/toolwall/config.toml)")
-	root.AddCommand(newServe(), newMCPProxy())
+	root.AddCommand(newServe(), newMCPProxy(), newFetch(), newAuditServe())
 	return root
 }
 

@@ -43,15 +43,8 @@ func (f *storeFlags) openAudit(ctx context.Context) (audit.Store, engine.Stores,
 	if err != nil {
 		return nil, st, err
 	}
-	a := st.Audit()
-	if a == nil {
-		return nil, st, fmt.Errorf("auditing is off (audit.enabled = false) or has no place (set HOME or audit.path)")
-	}
-	if _, err := a.Prune(ctx, time.Now().Add(-st.AuditRetention())); err != nil {
-		a.Close()
-		return nil, st, err
-	}
-	return a, st, nil
+	a, err := st.OpenAudit(ctx)
+	return a, st, err
 }
 
 func newAudit() *cobra.Command {
@@ -152,7 +145,7 @@ time. Records older than audit.retention (default 720h) are pruned.`,
 	fl.IntVar(&limit, "limit", 100, "at most this many (the newest); 0 for all")
 	fl.BoolVar(&asJSON, "json", false, "print records as JSON Lines")
 	fl.BoolVarP(&follow, "follow", "f", false, "keep printing new decisions (tail)")
-	cmd.AddCommand(newAuditPrune(), newAuditServe())
+	cmd.AddCommand(newAuditPrune(), netCommand("serve", "Serve a local page over the audit store (loopback only, random token in the URL)", "audit-serve"))
 	return cmd
 }
 

@@ -32,10 +32,13 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building toolwall: %v\n%s", err, out)
 		os.Exit(1)
 	}
-	// The model helper goes beside the binary, where an install puts it.
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "toolwall-llm"), "../toolwall-llm").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building toolwall-llm: %v\n%s", err, out)
-		os.Exit(1)
+	// The model helper and the network drivers go beside the binary,
+	// where an install puts them.
+	for _, helper := range []string{"toolwall-llm", "toolwall-net"} {
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, helper), "../"+helper).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", helper, err, out)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

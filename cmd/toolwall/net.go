@@ -15,26 +15,33 @@ import (
 // (Prometheus, pgx, the MCP SDK: about 2 ms at start-up).
 const netBinary = "toolwall-net"
 
-// newNet returns `toolwall serve` and `toolwall mcp-proxy`, which run
-// toolwall-net with the same arguments.
+// newNet returns `toolwall serve`, `toolwall mcp-proxy` and `toolwall
+// fetch`, which run toolwall-net with the same arguments.
 func newNet() []*cobra.Command {
-	mk := func(use, short string) *cobra.Command {
-		return &cobra.Command{
-			Use:                use,
-			Short:              short + " (runs " + netBinary + ")",
-			DisableFlagParsing: true,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				args = append([]string{cmd.Name()}, args...)
-				if configPath != "" {
-					args = append([]string{"--config", configPath}, args...)
-				}
-				return runNet(args)
-			},
-		}
-	}
 	return []*cobra.Command{
-		mk("serve", "Run the HTTP decision server"),
-		mk("mcp-proxy", "Stand between an MCP client and an MCP server, judging every tools/call"),
+		netCommand("serve", "Run the HTTP decision server", "serve"),
+		netCommand("mcp-proxy", "Stand between an MCP client and an MCP server, judging every tools/call", "mcp-proxy"),
+		netCommand("fetch", "Fetch a URL through the fetch executor, with the SSRF defence", "fetch"),
+	}
+}
+
+// netCommand is a command named use that runs toolwall-net's command
+// netName with its arguments (and --config): everything that needs
+// net/http lives there (audit serve, fetch, the server, the proxy), so
+// that this binary, which the hook starts for every tool call, neither
+// links nor initializes it.
+func netCommand(use, short, netName string) *cobra.Command {
+	return &cobra.Command{
+		Use:                use,
+		Short:              short + " (runs " + netBinary + ")",
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			args = append([]string{netName}, args...)
+			if configPath != "" {
+				args = append([]string{"--config", configPath}, args...)
+			}
+			return runNet(args)
+		},
 	}
 }
 

@@ -12,8 +12,11 @@ import (
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/executor"
 	"github.com/toolwall/toolwall/executor/fetch"
+	"github.com/toolwall/toolwall/llm/helper"
 )
 
+// newFetch is `toolwall fetch`: one URL through the fetch executor. It
+// lives here, not in the hook's binary, for net/http and crypto/tls.
 func newFetch() *cobra.Command {
 	var (
 		maxBytes         int64
@@ -40,7 +43,7 @@ or a network failure, 2 refused, 3 the gate asks (approve with --yes).`,
 				return err
 			}
 			e := fetch.New(fetch.Options{
-				Gate:         newEngine(cfg, engine.Options{Places: engine.Installed}),
+				Gate:         engine.New(engine.Options{Config: cfg, ConfigPath: configPath, Logger: logger(), Dial: helper.Open, Places: engine.Installed}),
 				AllowHTTP:    allowHTTP,
 				MaxBytes:     maxBytes,
 				Timeout:      timeout,
@@ -69,11 +72,11 @@ or a network failure, 2 refused, 3 the gate asks (approve with --yes).`,
 			}
 			switch {
 			case out.Confirm != nil:
-				return exitError{exitAsk}
+				return exitError{3}
 			case out.IsError && strings.HasPrefix(out.Text, "refused by toolwall ["):
-				return exitError{exitDeny}
+				return exitError{2}
 			case out.IsError:
-				return exitError{exitUsage}
+				return exitError{1}
 			}
 			return nil
 		},

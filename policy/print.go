@@ -71,7 +71,13 @@ func (c *Config) Describe(w io.Writer) error {
 	} else {
 		p("audit:\toff\n")
 	}
-	p("memory:\tturns %d, calls %d, retention %s, state %s\n", c.Memory.Turns, c.Memory.Calls, orDefault(c.Memory.Retention.String()), orDefault(c.Memory.State))
+	num := func(n int) string {
+		if n == 0 {
+			return "(default)"
+		}
+		return fmt.Sprint(n)
+	}
+	p("memory:\tturns %s, calls %s, retention %s, state %s\n", num(c.Memory.Turns), num(c.Memory.Calls), orDefault(c.Memory.Retention.String()), orDefault(c.Memory.State))
 	return tw.Flush()
 }
 

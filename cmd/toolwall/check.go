@@ -76,7 +76,13 @@ Exit status: 0 allow or warn, 3 ask, 2 deny, 1 usage or internal error.`,
 			if asJSON {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
-				err = enc.Encode(v)
+				// the verdict with its decision id (for toolwall explain and
+				// approve) and rule ids, as the server answers
+				err = enc.Encode(struct {
+					DecisionID string   `json:"decision_id,omitempty"`
+					Rules      []string `json:"rules,omitempty"`
+					toolwall.Verdict
+				}{id, v.Rules(), v})
 			} else {
 				err = writeVerdict(out, gate.Normalize(call), v, id)
 			}

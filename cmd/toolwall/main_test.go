@@ -100,18 +100,21 @@ func TestHookBrokenConfig(t *testing.T) {
 func TestCheckJSON(t *testing.T) {
 	out, _ := exec.Command(bin, "check", "--json", "--cwd", "/workspace/app", "--home", "/home/user", "--", "sudo rm -rf /").Output()
 	var v struct {
-		Action   string   `json:"action"`
-		Band     string   `json:"band"`
-		Reason   string   `json:"reason"`
-		Commands []string `json:"commands"`
-		Findings []struct {
+		DecisionID string   `json:"decision_id"`
+		Rules      []string `json:"rules"`
+		Action     string   `json:"action"`
+		Band       string   `json:"band"`
+		Reason     string   `json:"reason"`
+		Commands   []string `json:"commands"`
+		Findings   []struct {
 			Rule string `json:"rule"`
 		} `json:"findings"`
 	}
 	if err := json.Unmarshal(out, &v); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if v.Action != "deny" || v.Band != "critical" || len(v.Findings) == 0 || v.Findings[0].Rule != "rm.dangerous-target" || len(v.Commands) == 0 {
+	if v.Action != "deny" || v.Band != "critical" || len(v.Findings) == 0 || v.Findings[0].Rule != "rm.dangerous-target" || len(v.Commands) == 0 ||
+		v.DecisionID == "" || len(v.Rules) == 0 || v.Rules[0] != "rm.dangerous-target" {
 		t.Errorf("verdict = %+v", v)
 	}
 }

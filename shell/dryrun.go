@@ -397,6 +397,16 @@ func (discard) Read([]byte) (int, error)    { return 0, io.EOF }
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 func (discard) Close() error                { return nil }
 
+// dryRunSource parses src anew with p (bash) and dry-runs that tree (see
+// dryRun).
+func dryRunSource(p *syntax.Parser, src string, opt Options) ([]dryCall, error) {
+	file, err := p.Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, err
+	}
+	return dryRun(file, src, opt)
+}
+
 // dryRun runs file (parsed from src) sealed, within the bounds above. It
 // returns the simple commands it saw, or an error saying why it stopped.
 func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
@@ -409,6 +419,7 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 		calls []dryCall
 		n     int
 		fn    int
+		done  bool // Run returned: a goroutine it left behind (a pipeline side past the deadline) records nothing
 	)
 	funcs := map[string]bool{}
 	syntax.Walk(file, func(n syntax.Node) bool {
@@ -439,7 +450,9 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 			off = int(hc.Pos.Offset())
 		}
 		mu.Lock()
-		calls = append(calls, dryCall{args: append([]string(nil), args...), offset: off, dir: hc.Dir})
+		if !done {
+			calls = append(calls, dryCall{args: append([]string(nil), args...), offset: off, dir: hc.Dir})
+		}
 		mu.Unlock()
 	}
 	r, err := interp.New(
@@ -453,7 +466,7 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 			if funcs[args[0]] {
 				fn++
 			}
-			over := n > dryMaxCalls || fn > dryMaxFuncCalls
+			over := done || n > dryMaxCalls || fn > dryMaxFuncCalls
 			mu.Unlock()
 			if over {
 				return nil, errDryLimit
@@ -561,6 +574,10 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 		return true
 	})
 	err = r.Run(ctx, file)
+	mu.Lock()
+	done = true
+	out := calls
+	mu.Unlock()
 	for _, st := range bg {
 		st.Background = true
 	}
@@ -570,7 +587,7 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 	}
 	// Any other error (an exit status, a builtin's failure) ends the run
 	// early; what ran until then is kept.
-	return calls, nil
+	return out, nil
 }
 
 // plainTokens are static parser tokens for args.

@@ -87,7 +87,10 @@ func Read(src string, opt Options) (*Script, error) {
 	if !opt.NoDryRun && needsDryRun(s, file) {
 		s.DryRun = "source too large"
 		if len(src) <= dryMaxSource {
-			calls, err := dryRun(file, src, opt)
+			// The dry run gets a tree of its own: the interpreter may leave a
+			// goroutine running past its deadline (a process substitution),
+			// and the run marks up the tree it is given.
+			calls, err := dryRunSource(p, src, opt)
 			if err != nil {
 				s.DryRun = err.Error()
 			} else {

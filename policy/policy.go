@@ -50,6 +50,8 @@ type Config struct {
 	LLM       LLM       `toml:"llm"`
 	Guardrail Guardrail `toml:"guardrail"`
 	Advisor   Advisor   `toml:"advisor"`
+	// Trajectory configures the trajectory risk (see trajectory.go).
+	Trajectory Trajectory `toml:"trajectory"`
 }
 
 // Approvals is the [approvals] table.
@@ -315,7 +317,10 @@ func (c *Config) check() error {
 	if p := c.Audit.Path; p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/") {
 		return fmt.Errorf("audit.path %q must be an absolute path or start with ~/", p)
 	}
-	return c.checkLLM()
+	if err := c.checkLLM(); err != nil {
+		return err
+	}
+	return c.checkTools()
 }
 
 // ThresholdsOr returns the configured thresholds, each missing one taken

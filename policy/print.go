@@ -72,6 +72,15 @@ func (c *Config) Describe(w io.Writer) error {
 		p("audit:\toff\n")
 	}
 	p("memory:\tturns %d, calls %d, retention %s, state %s\n", c.Memory.Turns, c.Memory.Calls, orDefault(c.Memory.Retention.String()), orDefault(c.Memory.State))
+	if c.Trajectory.Enabled {
+		decay := "1"
+		if c.Trajectory.Decay != nil {
+			decay = fmt.Sprint(*c.Trajectory.Decay)
+		}
+		p("trajectory:\ton, decay %s per turn, read-only tools Read, Grep, Glob, LS%s\n", decay, prefixed(", ", strings.Join(c.Trajectory.ReadOnly, ", ")))
+	} else {
+		p("trajectory:\toff\n")
+	}
 	return tw.Flush()
 }
 
@@ -80,6 +89,14 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// prefixed is sep+s, or "" when s is empty.
+func prefixed(sep, s string) string {
+	if s == "" {
+		return ""
+	}
+	return sep + s
 }
 
 func orDefault(s string) string {

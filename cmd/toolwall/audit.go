@@ -248,7 +248,9 @@ would run, with its catalog parse (options, operands and their roles) and
 its effects (reads, writes, deletes, fetches, …); each finding with its
 rule id, analyzer, action, score and reason; the fusion (highest score,
 its band under the thresholds, the strictest floor); and the final
-verdict. Nothing is run and nothing is recorded.`,
+verdict. With --session ID it also shows that session's trajectory risk
+(level, turn, what raised it) from the state file, and whether it would
+refuse the call. Nothing is run and nothing is recorded.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cf.tool != "" || cmd.ArgsLenAtDash() == 0 {

@@ -50,8 +50,10 @@ type Config struct {
 	LLM       LLM       `toml:"llm"`
 	Guardrail Guardrail `toml:"guardrail"`
 	Advisor   Advisor   `toml:"advisor"`
-	// Trajectory configures the trajectory risk (see trajectory.go).
+	// Trajectory configures the trajectory risk, Search the web_search
+	// executor (see tools.go).
 	Trajectory Trajectory `toml:"trajectory"`
+	Search     Search     `toml:"search"`
 }
 
 // Approvals is the [approvals] table.

@@ -81,6 +81,12 @@ func (c *Config) Describe(w io.Writer) error {
 	} else {
 		p("trajectory:\toff\n")
 	}
+	if c.Search.Enabled {
+		o := c.SearchOptions().WithDefaults()
+		p("search:\t%s, endpoint %s, key from $%s, %d results, timeout %s\n", o.Provider, o.Endpoint, o.APIKeyEnv, o.MaxResults, o.Timeout)
+	} else {
+		p("search:\toff\n")
+	}
 	return tw.Flush()
 }
 

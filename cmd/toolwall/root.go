@@ -28,7 +28,7 @@ func newRoot() *cobra.Command {
 	}
 	root.SetVersionTemplate("toolwall {{.Version}}\n")
 	root.PersistentFlags().StringVar(&configPath, "config", "", "configuration file (default $TOOLWALL_CONFIG, else $XDG_CONFIG_HOME/toolwall/config.toml, else ~/.config/toolwall/config.toml)")
-	root.AddCommand(newCheck(), newHook(), newEval(), newRun(), newFetch(), newVersion(), newPolicy(), newAudit(), newExplain(), newApprove(), newPrograms(), newInstall(), newUninstall(), newDoctor(), newRules())
+	root.AddCommand(newCheck(), newHook(), newEval(), newRun(), newFetch(), newSearch(), newVersion(), newPolicy(), newAudit(), newExplain(), newApprove(), newPrograms(), newInstall(), newUninstall(), newDoctor(), newRules())
 	root.AddCommand(newNet()...)
 	return root
 }

@@ -46,10 +46,12 @@ type Config struct {
 	// Audit configures the audit store.
 	Audit Audit `toml:"audit"`
 	// LLM, Guardrail and Advisor configure the later stage's second
-	// opinions (see llm.go).
-	LLM       LLM       `toml:"llm"`
-	Guardrail Guardrail `toml:"guardrail"`
-	Advisor   Advisor   `toml:"advisor"`
+	// opinions, Adversarial the adversarial policy gate of executors (see
+	// llm.go).
+	LLM         LLM         `toml:"llm"`
+	Guardrail   Guardrail   `toml:"guardrail"`
+	Advisor     Advisor     `toml:"advisor"`
+	Adversarial Adversarial `toml:"adversarial"`
 	// Trajectory configures the trajectory risk, Search the web_search
 	// executor (see tools.go).
 	Trajectory Trajectory `toml:"trajectory"`

@@ -87,6 +87,20 @@ func (c *Config) Describe(w io.Writer) error {
 	} else {
 		p("search:\toff\n")
 	}
+	if a := c.Adversarial; a.Enabled {
+		o, m := c.AdversarialOptions(), c.AdversarialClient()
+		window := 10
+		if o.Window > 0 {
+			window = o.Window
+		}
+		tools := "every tool"
+		if len(a.Tools) > 0 {
+			tools = strings.Join(a.Tools, ", ")
+		}
+		p("adversarial:\ton, model %s at %s, on_error %s, window %d, %s\n", m.Model, m.BaseURL, o.OnError, window, tools)
+	} else {
+		p("adversarial:\toff\n")
+	}
 	return tw.Flush()
 }
 

@@ -284,6 +284,13 @@ func explain(w io.Writer, r audit.Record) error {
 	p("decision %s: %s (band %s, score %.2f)\n", r.ID, v.Action, v.Band, v.Score)
 	p("when:     %s, decided in %s by %s\n", r.At.Local().Format(time.RFC3339), r.Elapsed, r.Driver)
 	p("call:     %s   session %s  turn %d  caller %s  call id %s\n", r.Tool, orDash(r.Session), r.Turn, orDash(r.Caller), orDash(r.CallID))
+	if c := r.ClaimSource; c != nil {
+		who := c.Caller
+		if who == "" {
+			who = "the primary agent"
+		}
+		p("claim:    %s called %s in turn %d (what the gate judged)\n", who, c.Tool, c.Turn)
+	}
 	if r.Cwd != "" {
 		p("cwd:      %s\n", r.Cwd)
 	}
@@ -312,6 +319,16 @@ func explain(w io.Writer, r audit.Record) error {
 	}
 	for _, n := range v.Notes {
 		p("note:     %s\n", n)
+	}
+	for _, o := range v.Opinions {
+		p("model:    %s %s: %s (%s; %d in + %d out tokens, %v)", o.Analyzer, orDash(o.Model), o.Label, o.Action, o.InputTokens, o.OutputTokens, o.Latency.Round(time.Millisecond))
+		if o.Explanation != "" {
+			p(" %s", o.Explanation)
+		}
+		if o.Error != "" {
+			p(" [no opinion: %s]", o.Error)
+		}
+		p("\n")
 	}
 	switch o := r.Outcome; {
 	case o == nil:

@@ -42,10 +42,15 @@ search not configured, 2 refused, 3 the gate asks (approve with --yes).`,
 			}
 			opts := cfg.SearchOptions()
 			opts.Gate = newEngine(cfg, engine.Options{Places: engine.Installed})
-			ws, err := websearch.New(opts)
+			w, err := websearch.New(opts)
 			if err != nil {
 				return err
 			}
+			ws, done, err := guard(cfg, w)
+			if err != nil {
+				return err
+			}
+			defer done()
 			in := map[string]any{"query": strings.Join(args, " ")}
 			if count > 0 {
 				in["count"] = count

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/session"
@@ -234,8 +235,9 @@ func (t *Trajectory) ReadOnly(tool string) bool { return slices.Contains(t.readO
 // session's risk by what v holds (see the package documentation) and, when
 // v lets a call of a tool that is not read-only run (allow or warn) and
 // the session is critical, returns a deny (rule trajectory.critical) that
-// names the level and what raised it. A verdict of a session above calm
-// gets a note "trajectory risk N (name): …". Calls without a session are
+// names the level and what raised it. Any other verdict it reads the level
+// for (a tool that is not read-only, not already denied) gets a note
+// "trajectory risk N (name): …" when the session is above calm. Calls without a session are
 // returned unchanged. A store failure leaves v as it is, with a note,
 // logged: the risk is an aid like the rest of session memory, and the
 // gate already asks about chain-completing calls when memory is off.
@@ -260,8 +262,8 @@ func (t *Trajectory) Apply(ctx context.Context, call toolwall.Call, v toolwall.V
 	if st.Level == Calm {
 		return v
 	}
-	v.Notes = append(slices.Clip(v.Notes), Describe(st))
 	if st.Level < Critical || v.Action >= toolwall.Ask {
+		v.Notes = append(slices.Clip(v.Notes), Describe(st))
 		return v
 	}
 	reason := fmt.Sprintf("This session's trajectory risk is at level 3 (critical); what raised it: %s. While it is critical, tools that write, run or send are refused; read-only tools still work. Stop, and tell the user what happened and what you were trying to do; the level falls at each new user turn, or the user can reset it.", causes(st))
@@ -340,7 +342,7 @@ func Describe(st State) string {
 }
 
 // causes words what raised a state: the last five causes, newest last,
-// each with its turn and caller.
+// each with its turn and caller, each cause's words cut to 200 bytes.
 func causes(st State) string {
 	cs := st.Causes
 	var parts []string
@@ -352,6 +354,13 @@ func causes(st State) string {
 		why := e.Why
 		if why == "" {
 			why = "an unnamed cause"
+		}
+		if len(why) > 200 {
+			n := 197
+			for n > 0 && !utf8.RuneStart(why[n]) {
+				n--
+			}
+			why = why[:n] + "..."
 		}
 		if e.Set {
 			why = fmt.Sprintf("set to %d: %s", e.Points, why)

@@ -289,3 +289,18 @@ func TestComputeExtremeTurns(t *testing.T) {
 		t.Errorf("Compute = %+v, want calm", st)
 	}
 }
+
+// TestReasonBounded: however long what raised a session is, the reason
+// names at most five causes of at most 200 bytes each.
+func TestReasonBounded(t *testing.T) {
+	st := session.NewMemory(session.Options{})
+	tr, _ := trajectory.New(trajectory.Options{Store: st, Logger: quiet})
+	ctx := context.Background()
+	for range 10 {
+		tr.Raise(ctx, "s", 1, strings.Repeat("é", 400), strings.Repeat("ü", 900))
+	}
+	v := tr.Apply(ctx, toolwall.Call{Tool: "Write", Session: "s"}, toolwall.Verdict{})
+	if v.Action != toolwall.Deny || len(v.Reason) > 5*(200+len(strings.Repeat("é", 400))+40)+600 || !strings.Contains(v.Reason, "5 earlier events") {
+		t.Errorf("reason of %d bytes: %.300s", len(v.Reason), v.Reason)
+	}
+}

@@ -304,6 +304,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		e.boundary.Done(ctx, a, audit.Outcome{Success: false, Error: out.Text})
 		return out, nil
 	}
+	sent := time.Now()
 	resp, err := e.fetch.Get(ctx, fetch.Request{URL: target, Call: a.Call, Parent: a.AuditID, Header: http.Header{
 		"Accept":               {"application/json"},
 		"X-Subscription-Token": {e.key.Reveal()},
@@ -312,6 +313,8 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	switch {
 	case errors.As(err, &ref):
 		out.IsError, out.Text = true, "refused by toolwall ["+ref.Rule+"]: "+e.key.Scrub(ref.Reason)
+	case err != nil && ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || time.Since(sent) >= e.opts.Timeout):
+		out.IsError, out.Text = true, fmt.Sprintf("web search failed: the provider did not answer within the timeout (%v). Retry later or with a simpler query.", e.opts.Timeout)
 	case err != nil:
 		out.IsError, out.Text = true, "web search failed: "+e.key.Scrub(err.Error())
 	case resp.Status != http.StatusOK:

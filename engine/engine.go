@@ -118,7 +118,7 @@ type Engine struct {
 	policy *policy.Policy
 	// trajectory is the sessions' trajectory risk ([trajectory] enabled
 	// with a store); nil otherwise.
-	trajectory *trajectory.Trajectory
+	trajectory *trajectory.Tracker
 }
 
 // New builds the engine for opts. It does not fail: a state database that
@@ -213,7 +213,7 @@ func New(opts Options) *Engine {
 // Evaluate decides on call: the gate's verdict (built-in analyzers, the
 // configuration's rules), finished by the call's project layer and the
 // operator's allowlist (policy.Policy.Apply), then, with [trajectory]
-// enabled, by the session's trajectory risk (trajectory.Trajectory.Apply:
+// enabled, by the session's trajectory risk (trajectory.Tracker.Apply:
 // what the verdict earned is noted, and a critical session's allow of a
 // tool that writes, runs or sends becomes a deny).
 //
@@ -233,7 +233,7 @@ func (e *Engine) Evaluate(ctx context.Context, call toolwall.Call) toolwall.Verd
 // Trajectory returns the sessions' trajectory risk, for the embedding
 // application to read and set (seed 003's TrajectoryRiskSlot); nil unless
 // [trajectory] enabled is set and the engine has session memory.
-func (e *Engine) Trajectory() *trajectory.Trajectory { return e.trajectory }
+func (e *Engine) Trajectory() *trajectory.Tracker { return e.trajectory }
 
 // RecordInvocation records that call ran (see gate.Gate.RecordInvocation),
 // within DefaultTimeout when ctx has no deadline.

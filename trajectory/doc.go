@@ -9,9 +9,9 @@
 // level … reaches the tool layer as a shared u8 (0 Calm … 3 Critical). At
 // 3, check_policy downgrades an Allow decision to Deny." Seed 003 leaves
 // the analysis to the embedding application; here the gate feeds it from
-// its own verdicts ([Trajectory.Apply], which engine.Engine.Evaluate
+// its own verdicts ([Tracker.Apply], which engine.Engine.Evaluate
 // calls when [trajectory] enabled is set), and the application reads and
-// sets it ([Trajectory.State], [Trajectory.Set], [Trajectory.Raise], or a
+// sets it ([Tracker.State], [Tracker.Set], [Tracker.Raise], or a
 // per-session [Slot]).
 //
 // # The level
@@ -29,9 +29,9 @@
 //   - a call with an anomaly finding that stops it (a NUL byte in a
 //     command, dashes disguised as look-alike characters: [AnomalyRules])
 //     adds [AnomalyPoints] (1);
-//   - an application adds what it judges ([Trajectory.Raise]: a burst of
+//   - an application adds what it judges ([Tracker.Raise]: a burst of
 //     failing calls from pipeline/govern's anomaly detector, a human's
-//     report) or sets the level outright ([Trajectory.Set]);
+//     report) or sets the level outright ([Tracker.Set]);
 //   - the bucket holds at most 3 points and loses Options.Decay points
 //     (default 1) at every new user turn; the level is the points left.
 //

@@ -71,7 +71,7 @@ var AnomalyRules = []string{"input.nul-byte", "shell.lookalike-dash"}
 // critical session may still use them.
 var DefaultReadOnly = []string{toolwall.ToolRead, toolwall.ToolGrep, "Glob", "LS"}
 
-// Options configure a Trajectory.
+// Options configure a Tracker.
 type Options struct {
 	// Store keeps the risk events; required.
 	Store session.Store
@@ -87,18 +87,18 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Trajectory reads, raises and applies sessions' trajectory risk. It is
+// Tracker reads, raises and applies sessions' trajectory risk. It is
 // safe for concurrent use; its state lives in the store.
-type Trajectory struct {
+type Tracker struct {
 	store    session.Store
 	decay    int
 	readOnly []string
 	log      *slog.Logger
 }
 
-// New returns a Trajectory for opts. Errors: no store, a decay outside 0
+// New returns a Tracker for opts. Errors: no store, a decay outside 0
 // to 3.
-func New(opts Options) (*Trajectory, error) {
+func New(opts Options) (*Tracker, error) {
 	if opts.Store == nil {
 		return nil, errors.New("trajectory: no session store to keep the risk in")
 	}
@@ -108,7 +108,7 @@ func New(opts Options) (*Trajectory, error) {
 	if opts.Decay == 0 {
 		opts.Decay = DefaultDecay
 	}
-	t := &Trajectory{store: opts.Store, decay: opts.Decay, readOnly: append(slices.Clone(DefaultReadOnly), opts.ReadOnly...), log: opts.Logger}
+	t := &Tracker{store: opts.Store, decay: opts.Decay, readOnly: append(slices.Clone(DefaultReadOnly), opts.ReadOnly...), log: opts.Logger}
 	if t.log == nil {
 		t.log = slog.Default()
 	}
@@ -168,7 +168,7 @@ func Compute(log session.RiskLog, decay int) State {
 }
 
 // State returns session's trajectory risk now.
-func (t *Trajectory) State(ctx context.Context, sessionID string) (State, error) {
+func (t *Tracker) State(ctx context.Context, sessionID string) (State, error) {
 	log, err := t.store.Risk(ctx, sessionID)
 	if err != nil {
 		return State{}, fmt.Errorf("trajectory: reading session %q: %w", sessionID, err)
@@ -180,7 +180,7 @@ func (t *Trajectory) State(ctx context.Context, sessionID string) (State, error)
 // current turn; caller is the agent whose call raised it ("" for the
 // primary agent or the application) and why says what did, for reasons
 // ("anomaly: 8 of the last 10 calls failed").
-func (t *Trajectory) Raise(ctx context.Context, sessionID string, points int, caller, why string) error {
+func (t *Tracker) Raise(ctx context.Context, sessionID string, points int, caller, why string) error {
 	if points < 1 {
 		return fmt.Errorf("trajectory: raising by %d points: want at least 1", points)
 	}
@@ -193,7 +193,7 @@ func (t *Trajectory) Raise(ctx context.Context, sessionID string, points int, ca
 // Set sets session's risk to level from now on (it decays from there like
 // any other); why says who set it and why ("operator: reviewed, resumed").
 // Set Calm to clear a session.
-func (t *Trajectory) Set(ctx context.Context, sessionID string, level Level, why string) error {
+func (t *Tracker) Set(ctx context.Context, sessionID string, level Level, why string) error {
 	if level > Critical {
 		return fmt.Errorf("trajectory: level %d: want 0 to 3", level)
 	}
@@ -205,13 +205,13 @@ func (t *Trajectory) Set(ctx context.Context, sessionID string, level Level, why
 
 // Slot returns session's trajectory risk as seed 003's
 // TrajectoryRiskSlot: a value the embedding application reads and sets.
-func (t *Trajectory) Slot(sessionID string) Slot { return Slot{t: t, session: sessionID} }
+func (t *Tracker) Slot(sessionID string) Slot { return Slot{t: t, session: sessionID} }
 
 // Slot is one session's trajectory risk level (seed 003's
 // TrajectoryRiskSlot). The level lives in the session store, so every
 // process that shares the store sees the same slot.
 type Slot struct {
-	t       *Trajectory
+	t       *Tracker
 	session string
 }
 
@@ -228,7 +228,7 @@ func (s Slot) Store(ctx context.Context, level Level, why string) error {
 
 // ReadOnly reports whether tool neither writes, runs nor sends (a
 // critical session may still use it).
-func (t *Trajectory) ReadOnly(tool string) bool { return slices.Contains(t.readOnly, tool) }
+func (t *Tracker) ReadOnly(tool string) bool { return slices.Contains(t.readOnly, tool) }
 
 // Apply is the gate's side of the trajectory, for a call of a session
 // decided as v (the verdict after every other stage): it raises the
@@ -241,7 +241,7 @@ func (t *Trajectory) ReadOnly(tool string) bool { return slices.Contains(t.readO
 // returned unchanged. A store failure leaves v as it is, with a note,
 // logged: the risk is an aid like the rest of session memory, and the
 // gate already asks about chain-completing calls when memory is off.
-func (t *Trajectory) Apply(ctx context.Context, call toolwall.Call, v toolwall.Verdict) toolwall.Verdict {
+func (t *Tracker) Apply(ctx context.Context, call toolwall.Call, v toolwall.Verdict) toolwall.Verdict {
 	if call.Session == "" {
 		return v
 	}

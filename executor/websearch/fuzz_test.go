@@ -1,11 +1,14 @@
 package websearch_test
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
 	"unicode"
 
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/executor"
 	"github.com/toolwall/toolwall/executor/websearch"
 )
 
@@ -60,4 +63,25 @@ func abs(n int) int {
 		return -(n + 1)
 	}
 	return n
+}
+
+// FuzzInput feeds arbitrary web_search inputs, as a model could send, to
+// an executor with no gate (so nothing is ever sent): no panic, and
+// always a refusal — by search.query for input that is not a query the
+// executor would send, else for the missing gate.
+func FuzzInput(f *testing.F) {
+	for _, s := range []string{`{"query":"go fuzzing"}`, `{"query":"go","count":3}`, `{"query":""}`, `{"query":"a","count":0}`,
+		`{"query":"a","extra":1}`, `{"query":"a"} {}`, `{"query":"\u202e"}`, `[]`, `null`, `{"count":"3"}`, `{"query":"a","count":3.5}`} {
+		f.Add([]byte(s))
+	}
+	ws, err := websearch.New(websearch.Options{Getenv: func(string) string { return "k" }})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := ws.Execute(context.Background(), &executor.Request{Call: toolwall.Call{Tool: websearch.Tool, Input: in}})
+		if err != nil || out == nil || !out.IsError || !strings.HasPrefix(out.Text, "refused by toolwall [") {
+			t.Fatalf("%q: %+v, %v", in, out, err)
+		}
+	})
 }

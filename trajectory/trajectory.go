@@ -266,7 +266,7 @@ func (t *Tracker) Apply(ctx context.Context, call toolwall.Call, v toolwall.Verd
 		v.Notes = append(slices.Clip(v.Notes), Describe(st))
 		return v
 	}
-	reason := fmt.Sprintf("This session's trajectory risk is at level 3 (critical); what raised it: %s. While it is critical, tools that write, run or send are refused; read-only tools still work. Stop, and tell the user what happened and what you were trying to do; the level falls at each new user turn, or the user can reset it.", causes(st))
+	reason := fmt.Sprintf("This session's trajectory risk is at level 3 (critical); what raised it: %s. While it is critical, tools that write, run or send are refused; read-only tools still work. Stop, and tell the user what happened and what you were trying to do; the level falls at each new prompt from the user.", causes(st))
 	f := toolwall.Finding{Analyzer: "trajectory", Rule: RuleCritical, Category: "trajectory", Score: 0.95, Action: toolwall.Deny, Reason: reason}
 	v.Findings = append([]toolwall.Finding{f}, v.Findings...)
 	v.Action, v.Band, v.Score, v.Reason = toolwall.Deny, toolwall.Critical, max(v.Score, f.Score), reason

@@ -44,6 +44,22 @@ type Record struct {
 	Elapsed time.Duration `json:"elapsed"`
 	// Outcome is what happened when the call ran; nil until known.
 	Outcome *Outcome `json:"outcome,omitempty"`
+	// ClaimSource is the claim that triggered a gate's decision: which
+	// agent made the call, with which tool, in which turn. The
+	// adversarial policy gate sets it (seed 003: "claim_source is
+	// propagated into AdversarialPolicyGateExecutor audit entries");
+	// nil elsewhere.
+	ClaimSource *ClaimSource `json:"claim_source,omitempty"`
+}
+
+// ClaimSource is the claim behind a call a gate judged.
+type ClaimSource struct {
+	// Caller is the agent that made the call ("" for the primary agent).
+	Caller string `json:"caller"`
+	// Tool is the tool it called.
+	Tool string `json:"tool"`
+	// Turn is the user turn it was made in (0 when unknown).
+	Turn int `json:"turn"`
 }
 
 // Outcome is what happened when a call ran.

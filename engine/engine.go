@@ -20,6 +20,7 @@ import (
 	"github.com/toolwall/toolwall/llm"
 	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
+	"github.com/toolwall/toolwall/trajectory"
 )
 
 // Places says which of toolwall's own files the self analyzer protects.
@@ -115,6 +116,9 @@ type Engine struct {
 	shared bool // store came from Options.Store: not closed by Close
 	state  string
 	policy *policy.Policy
+	// trajectory is the sessions' trajectory risk ([trajectory] enabled
+	// with a store); nil otherwise.
+	trajectory *trajectory.Tracker
 }
 
 // New builds the engine for opts. It does not fail: a state database that
@@ -199,12 +203,19 @@ func New(opts Options) *Engine {
 		Exists:     exists,
 		Later:      laterStage(cfg, opts, e.store, log),
 	})
+	if cfg.Trajectory.Enabled && e.store != nil {
+		// policy.Parse checked the decay, so New cannot fail here.
+		e.trajectory, _ = trajectory.New(trajectory.Options{Store: e.store, Decay: cfg.TrajectoryDecay(), ReadOnly: cfg.Trajectory.ReadOnly, Logger: log})
+	}
 	return e
 }
 
 // Evaluate decides on call: the gate's verdict (built-in analyzers, the
 // configuration's rules), finished by the call's project layer and the
-// operator's allowlist (policy.Policy.Apply).
+// operator's allowlist (policy.Policy.Apply), then, with [trajectory]
+// enabled, by the session's trajectory risk (trajectory.Tracker.Apply:
+// what the verdict earned is noted, and a critical session's allow of a
+// tool that writes, runs or sends becomes a deny).
 //
 // A ctx without a deadline gets DefaultTimeout (issue 8: every entry point
 // is bounded); past it the verdict is a deny (gate.cancelled).
@@ -212,8 +223,17 @@ func (e *Engine) Evaluate(ctx context.Context, call toolwall.Call) toolwall.Verd
 	ctx, cancel := bounded(ctx)
 	defer cancel()
 	v := e.Gate.Evaluate(ctx, call)
-	return e.policy.Apply(gate.Normalize(call), v)
+	v = e.policy.Apply(gate.Normalize(call), v)
+	if e.trajectory != nil {
+		v = e.trajectory.Apply(ctx, call, v)
+	}
+	return v
 }
+
+// Trajectory returns the sessions' trajectory risk, for the embedding
+// application to read and set (seed 003's TrajectoryRiskSlot); nil unless
+// [trajectory] enabled is set and the engine has session memory.
+func (e *Engine) Trajectory() *trajectory.Tracker { return e.trajectory }
 
 // RecordInvocation records that call ran (see gate.Gate.RecordInvocation),
 // within DefaultTimeout when ctx has no deadline.

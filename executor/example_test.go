@@ -57,3 +57,28 @@ func Example() {
 	// Read error=false: hello
 	// WebFetch error=true: refused by toolwall [ssrf.metadata]
 }
+
+// ExampleSuppress hides a tool from the model (seed 003's ToolFilter): it
+// is left out of the tool list, and a call of it made anyway is refused.
+func ExampleSuppress() {
+	project, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(project)
+	gate := engine.New(engine.Options{})
+	sh := shell.New(shell.Options{Gate: gate, Project: project, Environments: executor.Environments{Cwd: project}})
+	files, _ := file.New(file.Options{Gate: gate, Project: project})
+	all, _ := executor.NewComposite(sh, files)
+	readOnly := executor.Suppress(all, toolwall.ToolBash, file.ToolWrite, file.ToolEdit)
+
+	var names []string
+	for _, d := range readOnly.Definitions() {
+		names = append(names, d.Name)
+	}
+	fmt.Println("tools:", strings.Join(names, ", "))
+	call := toolwall.NewBashCall("echo hi")
+	call.Cwd = project
+	out, _ := readOnly.Execute(context.Background(), &executor.Request{Call: call, Approved: true})
+	fmt.Println(out.IsError, out.Text)
+	// Output:
+	// tools: Read, LS, Glob
+	// true tool "Bash" is not available in this session
+}

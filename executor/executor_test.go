@@ -339,3 +339,37 @@ func FuzzCallKey(f *testing.F) {
 		}
 	})
 }
+
+// TestSuppressRoutes: the routes an agent could take to a hidden tool
+// (issue 14's tool filter) — a human's approval, a speculative run ahead
+// of the model, a result cache or a composite around the filter — all
+// end at the refusal, and the inner executor never runs the tool.
+func TestSuppressRoutes(t *testing.T) {
+	ctx := context.Background()
+	in := &executortest.Recorder{Tools: []string{"Read", "Bash"}}
+	hidden := executor.Suppress(in, "Bash")
+	spec := executor.NewSpeculator(hidden, executor.SpeculatorOptions{})
+	cache := executor.NewCache(spec, executor.CacheOptions{Cacheable: []string{"Read", "Bash"}})
+	all, err := executor.NewComposite(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bash := readCall("Bash", `{"command":"ls"}`)
+	if spec.Speculate(ctx, bash) || hidden.Speculatable(bash) {
+		t.Error("a hidden tool was speculated")
+	}
+	for _, e := range []executor.Executor{all, cache, spec, hidden} {
+		for i, req := range []*executor.Request{{Call: bash}, {Call: bash, Approved: true}, {Call: bash}} {
+			out, err := e.Execute(ctx, req)
+			if err != nil || !out.IsError || out.Cached || !strings.Contains(out.Text, `tool "Bash" is not available`) && !strings.Contains(out.Text, `unknown tool "Bash"`) {
+				t.Errorf("%T, call %d of the hidden tool: %+v, %v", e, i, out, err)
+			}
+		}
+	}
+	if executor.Has(all.Definitions(), "Bash") || in.Count("Execute") != 0 {
+		t.Errorf("the hidden tool is defined or ran: %v, %d runs", all.Definitions(), in.Count("Execute"))
+	}
+	if out, _ := all.Execute(ctx, &executor.Request{Call: readCall("Read", `{}`)}); out.IsError {
+		t.Errorf("a visible tool: %+v", out)
+	}
+}

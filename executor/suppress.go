@@ -8,9 +8,12 @@ import (
 	"github.com/toolwall/toolwall/pipeline"
 )
 
-// Suppress returns inner without the named tools (seed 003's ToolFilter):
-// they are left out of Definitions, and a call of one is refused with a
-// soft error naming it, whatever inner would do. Other calls go to inner.
+// Suppress returns inner without the named tools (seed 003's ToolFilter,
+// "executor wrapper that suppresses specified tools from the LLM tool
+// set"): they are left out of Definitions, and a call of one is refused
+// with a soft error naming it, whatever inner would do — approved or
+// not, never speculated. Names are compared exactly. Other calls go to
+// inner.
 func Suppress(inner Executor, tools ...string) Executor {
 	s := &suppressed{inner: inner, hidden: map[string]bool{}}
 	for _, t := range tools {

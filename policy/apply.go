@@ -152,7 +152,11 @@ func score(a toolwall.Action) float64 {
 	return 0
 }
 
-// selfApprove denies running `toolwall approve` from a tool call.
+// selfApprove denies running `toolwall approve` from a tool call, and
+// `toolwall hook`: a host event fed by the agent would forge what only
+// the host reports — a user's prompt (a new turn, which ages the chain
+// window and lowers the trajectory risk) or a call that ran (taken as the
+// user's approval of an asked call).
 func selfApprove(in *analysis.Input, r *analysis.Report) {
 	if in.Script == nil {
 		return
@@ -168,7 +172,27 @@ func selfApprove(in *analysis.Input, r *analysis.Report) {
 				return
 			}
 		}
+		if c.Name == "toolwall" && subcommand(c.Args[1:]) == "hook" {
+			r.Add(toolwall.Finding{Rule: RuleSelfApprove, Category: "self", Score: 0.95, Action: toolwall.Deny,
+				Reason: "Running `toolwall hook` from a tool call was refused: its events come from the agent host only (a prompt, a call that ran), and one fed by a tool call would forge them. Do the work another way; to test the hook, ask the user."})
+			return
+		}
 	}
+}
+
+// subcommand is the first word of args that is neither an option nor
+// the value of the global --config option.
+func subcommand(args []shell.Word) string {
+	for i := 0; i < len(args); i++ {
+		switch v := args[i].Value; {
+		case v == "--config":
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			return v
+		}
+	}
+	return ""
 }
 
 // waivable says whether an ask of rule may be waived by the allowlist:

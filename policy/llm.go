@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/advisors/adversarial"
 	"github.com/toolwall/toolwall/advisors/advisor"
 	"github.com/toolwall/toolwall/advisors/guardrail"
 	"github.com/toolwall/toolwall/llm"
@@ -81,6 +82,43 @@ type Advisor struct {
 	// Threshold is the percent above which a command is refused: 0 to
 	// 100 in steps of 10 (default 70).
 	Threshold *int `toml:"threshold"`
+}
+
+// Adversarial is the [adversarial] table: seed 003's adversarial policy
+// gate, an executor wrapper that asks a model ALLOW or DENY before each
+// call is dispatched (see package advisors/adversarial). It configures
+// the executors an application wraps (AdversarialOptions,
+// AdversarialClient) and toolwall run, fetch and search.
+type Adversarial struct {
+	// Enabled turns the gate on (default off).
+	Enabled bool `toml:"enabled"`
+	// OnError is what a call gets when the model gives no opinion:
+	// "deny" (default), "ask" or "allow".
+	OnError string `toml:"on_error"`
+	// Window is how many recent calls of the session the model sees
+	// (default 10; 1 to 100).
+	Window *int `toml:"window"`
+	// Tools limits the gate to these tools (default: every tool).
+	Tools []string `toml:"tools"`
+	// LLM is the model asked ([adversarial.llm]); its unset keys are
+	// taken from [llm].
+	LLM LLM `toml:"llm"`
+}
+
+// AdversarialClient returns the model of [adversarial.llm] over [llm].
+func (c *Config) AdversarialClient() llm.Config { return c.Adversarial.LLM.Client(c.LLM) }
+
+// AdversarialOptions returns the adversarial gate's options of
+// [adversarial]; the caller adds the client (AdversarialClient), the
+// audit sink and the session store.
+func (c *Config) AdversarialOptions() adversarial.Options {
+	a := c.Adversarial
+	o := adversarial.Options{Tools: a.Tools, Timeout: c.AdversarialClient().Timeout}
+	o.OnError, _ = adversarial.ParseFallback(a.OnError) // checked by Parse; "" is deny
+	if a.Window != nil {
+		o.Window = *a.Window
+	}
+	return o
 }
 
 // Client returns the client configuration of l, each unset key taken
@@ -206,9 +244,41 @@ func (c *Config) checkLLM() error {
 			return fmt.Errorf("guardrail.detect_mcp_ports: %d is not a port", p)
 		}
 	}
+	if err := c.checkAdversarial(); err != nil {
+		return err
+	}
 	if t := c.Advisor.Threshold; t != nil {
 		if err := advisor.CheckThreshold(*t); err != nil {
 			return fmt.Errorf("advisor.threshold = %d: want 0 to 100 in steps of 10 (unset means 70)", *t)
+		}
+	}
+	return nil
+}
+
+// checkAdversarial checks the [adversarial] table.
+func (c *Config) checkAdversarial() error {
+	a := c.Adversarial
+	if a.Enabled {
+		if m := c.AdversarialClient(); m.BaseURL == "" || m.Model == "" {
+			return fmt.Errorf("the adversarial gate needs base_url and model in [adversarial.llm] or [llm]")
+		}
+	}
+	if a.LLM != (LLM{}) {
+		if err := a.LLM.check("adversarial.llm", c.LLM); err != nil {
+			return err
+		}
+	}
+	if a.OnError != "" {
+		if _, err := adversarial.ParseFallback(a.OnError); err != nil {
+			return fmt.Errorf("adversarial.on_error = %q: want \"deny\", \"ask\" or \"allow\"", a.OnError)
+		}
+	}
+	if a.Window != nil && (*a.Window < 1 || *a.Window > 100) {
+		return fmt.Errorf("adversarial.window = %d: want 1 to 100", *a.Window)
+	}
+	for _, t := range a.Tools {
+		if strings.TrimSpace(t) == "" {
+			return fmt.Errorf("adversarial.tools: empty tool name")
 		}
 	}
 	return nil

@@ -46,10 +46,16 @@ type Config struct {
 	// Audit configures the audit store.
 	Audit Audit `toml:"audit"`
 	// LLM, Guardrail and Advisor configure the later stage's second
-	// opinions (see llm.go).
-	LLM       LLM       `toml:"llm"`
-	Guardrail Guardrail `toml:"guardrail"`
-	Advisor   Advisor   `toml:"advisor"`
+	// opinions, Adversarial the adversarial policy gate of executors (see
+	// llm.go).
+	LLM         LLM         `toml:"llm"`
+	Guardrail   Guardrail   `toml:"guardrail"`
+	Advisor     Advisor     `toml:"advisor"`
+	Adversarial Adversarial `toml:"adversarial"`
+	// Trajectory configures the trajectory risk, Search the web_search
+	// executor (see tools.go).
+	Trajectory Trajectory `toml:"trajectory"`
+	Search     Search     `toml:"search"`
 }
 
 // Approvals is the [approvals] table.
@@ -315,7 +321,10 @@ func (c *Config) check() error {
 	if p := c.Audit.Path; p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/") {
 		return fmt.Errorf("audit.path %q must be an absolute path or start with ~/", p)
 	}
-	return c.checkLLM()
+	if err := c.checkLLM(); err != nil {
+		return err
+	}
+	return c.checkTools()
 }
 
 // ThresholdsOr returns the configured thresholds, each missing one taken

@@ -78,6 +78,42 @@ func (c *Config) Describe(w io.Writer) error {
 		return fmt.Sprint(n)
 	}
 	p("memory:\tturns %s, calls %s, retention %s, state %s\n", num(c.Memory.Turns), num(c.Memory.Calls), orDefault(c.Memory.Retention.String()), orDefault(c.Memory.State))
+	if c.Trajectory.Enabled {
+		decay := "1"
+		if c.Trajectory.Decay != nil {
+			decay = fmt.Sprint(*c.Trajectory.Decay)
+		}
+		p("trajectory:\ton, decay %s per turn, read-only tools Read, Grep, Glob, LS%s\n", decay, prefixed(", ", strings.Join(c.Trajectory.ReadOnly, ", ")))
+	} else {
+		p("trajectory:\toff\n")
+	}
+	if s := c.Search; s.Enabled {
+		key := "(default)"
+		if s.APIKeyEnv != "" {
+			key = "$" + s.APIKeyEnv
+		}
+		results := "(default)"
+		if s.MaxResults > 0 {
+			results = fmt.Sprint(s.MaxResults)
+		}
+		p("search:\t%s, endpoint %s, key from %s, results %s, timeout %s\n", orDefault(s.Provider), orDefault(s.Endpoint), key, results, orDefault(s.Timeout.String()))
+	} else {
+		p("search:\toff\n")
+	}
+	if a := c.Adversarial; a.Enabled {
+		o, m := c.AdversarialOptions(), c.AdversarialClient()
+		window := 10
+		if o.Window > 0 {
+			window = o.Window
+		}
+		tools := "every tool"
+		if len(a.Tools) > 0 {
+			tools = strings.Join(a.Tools, ", ")
+		}
+		p("adversarial:\ton, model %s at %s, on_error %s, window %d, %s\n", m.Model, m.BaseURL, o.OnError, window, tools)
+	} else {
+		p("adversarial:\toff\n")
+	}
 	return tw.Flush()
 }
 
@@ -86,6 +122,14 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// prefixed is sep+s, or "" when s is empty.
+func prefixed(sep, s string) string {
+	if s == "" {
+		return ""
+	}
+	return sep + s
 }
 
 func orDefault(s string) string {

@@ -16,8 +16,9 @@ import (
 )
 
 // RuleSelfApprove is the built-in rule that denies a tool call running
-// `toolwall approve`: only a human approves, from a terminal. It cannot
-// be disabled.
+// `toolwall approve` (only a human approves, from a terminal) or
+// `toolwall hook` (only the host sends its events). It cannot be
+// disabled.
 const RuleSelfApprove = "policy.self-approve"
 
 // Rule is one [[rule]]: when a call of a tool matching Tool matches the

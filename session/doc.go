@@ -1,7 +1,9 @@
 // Package session keeps per-session memory across tool calls: the user
 // turn counter, the executed calls (for cross-call chain rules, seeds 000
-// and 003) and the refused attempts (so that repeating a refused dangerous
-// thing raises the risk of the next attempt).
+// and 003), the refused attempts (so that repeating a refused dangerous
+// thing raises the risk of the next attempt) and the trajectory risk
+// events (seed 003's TrajectoryRiskSlot; package trajectory turns them
+// into a level).
 //
 // There is one interface, [Store], and two implementations:
 //
@@ -22,8 +24,9 @@
 // # Bounds
 //
 // Per session a store keeps at most [Options.Calls] executed records
-// (default 20, seed 000's recent window) and [Options.Refusals] refusals
-// (default 64); older ones are deleted in the same transaction as the
+// (default 20, seed 000's recent window), [Options.Refusals] refusals
+// (default 64), [DefaultStaged] staged calls and [DefaultRiskEvents] risk
+// events; older ones are deleted in the same transaction as the
 // insert. Sessions with no write for [Options.Retention] (default 7 days)
 // are deleted by [Store.Prune], which writes also run opportunistically at
 // most once per [Options.PruneEvery] (default 1 hour). A record's size is

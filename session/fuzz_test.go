@@ -138,3 +138,46 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRisk notes risk events with arbitrary bytes in Why and Caller and
+// any points on a SQLite store and a memory store and reads them back:
+// both refuse the same points and return the same bounded event.
+func FuzzRisk(f *testing.F) {
+	for _, s := range readSeedRecords(f) {
+		f.Add(s.summary, s.tool, 1, false)
+	}
+	f.Add(strings.Repeat("é\x00", MaxFieldLen), "", MaxRiskPoints, true)
+	f.Add("", "", -1, false)
+	clk := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	opts := Options{Now: func() time.Time { return clk }, PruneEvery: -1}
+	sq, err := Open(filepath.Join(f.TempDir(), "state.db"), opts)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer sq.Close()
+	mem := NewMemory(opts)
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, why, caller string, points int, set bool) {
+		in := RiskEvent{Points: points, Set: set, Why: why, Caller: caller}
+		want, werr := normalizeRisk(in, clk)
+		for _, st := range []Store{sq, mem} {
+			err := st.NoteRisk(ctx, "s", in)
+			if (err == nil) != (werr == nil) {
+				t.Fatalf("%T NoteRisk(%d points) = %v, want %v", st, points, err, werr)
+			}
+			if err != nil {
+				continue
+			}
+			log, err := st.Risk(ctx, "s")
+			if err != nil || len(log.Events) == 0 {
+				t.Fatalf("%T Risk = %v, %v", st, log, err)
+			}
+			if got := log.Events[len(log.Events)-1]; !reflect.DeepEqual(got, want) {
+				t.Fatalf("%T round trip:\n got %#v\nwant %#v", st, got, want)
+			}
+		}
+		if len(want.Why) > MaxFieldLen || len(want.Caller) > MaxFieldLen {
+			t.Fatalf("a stored event exceeds the limits: %d, %d bytes", len(want.Why), len(want.Caller))
+		}
+	})
+}

@@ -12,6 +12,12 @@ import "time"
 // to set.
 func Normalize(r Record, now time.Time) Record { return normalize(r, now) }
 
+// NormalizeRisk returns the form in which a store keeps e (Why and
+// Caller bounded, At set to now when zero and reduced to microseconds in
+// UTC), or an error matching [ErrInvalid] when its points are outside 0
+// to [MaxRiskPoints]. Turn is left for the store to set.
+func NormalizeRisk(e RiskEvent, now time.Time) (RiskEvent, error) { return normalizeRisk(e, now) }
+
 // CheckID returns an error matching [ErrInvalid] for an empty session id
 // or one longer than [MaxIDLen] bytes.
 func CheckID(id string) error { return checkID(id) }

@@ -121,6 +121,24 @@ func (l *Lazy) Commit(ctx context.Context, id, key string, success bool) (bool, 
 	return s.Commit(ctx, id, key, success)
 }
 
+// NoteRisk is Store.NoteRisk on the backing store.
+func (l *Lazy) NoteRisk(ctx context.Context, id string, e RiskEvent) error {
+	s, err := l.get()
+	if err != nil {
+		return err
+	}
+	return s.NoteRisk(ctx, id, e)
+}
+
+// Risk is Store.Risk on the backing store.
+func (l *Lazy) Risk(ctx context.Context, id string) (RiskLog, error) {
+	s, err := l.get()
+	if err != nil {
+		return RiskLog{}, err
+	}
+	return s.Risk(ctx, id)
+}
+
 // Prune is Store.Prune on the backing store.
 func (l *Lazy) Prune(ctx context.Context, idle time.Duration) (int, error) {
 	s, err := l.get()

@@ -24,6 +24,7 @@ type memSession struct {
 	records  []Record
 	refusals []memRefusal
 	staged   []memStaged
+	risk     []RiskEvent
 }
 
 // memStaged is one staged record.
@@ -273,4 +274,36 @@ func (m *Memory) Commit(ctx context.Context, id, key string, success bool) (bool
 		s.records = append(s.records[:0:0], s.records[over:]...)
 	}
 	return true, nil
+}
+
+// NoteRisk implements [Store.NoteRisk].
+func (m *Memory) NoteRisk(ctx context.Context, id string, e RiskEvent) error {
+	e, err := normalizeRisk(e, m.opts.Now())
+	if err != nil {
+		return err
+	}
+	if err := m.begin(ctx, id); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	s := m.write(id, m.opts.Now())
+	e.Turn = s.turn
+	s.risk = append(s.risk, e)
+	if over := len(s.risk) - DefaultRiskEvents; over > 0 {
+		s.risk = append(s.risk[:0:0], s.risk[over:]...)
+	}
+	return nil
+}
+
+// Risk implements [Store.Risk].
+func (m *Memory) Risk(ctx context.Context, id string) (RiskLog, error) {
+	if err := m.begin(ctx, id); err != nil {
+		return RiskLog{}, err
+	}
+	defer m.mu.Unlock()
+	s := m.sessions[id]
+	if s == nil {
+		return RiskLog{}, nil
+	}
+	return RiskLog{Turn: s.turn, Events: slices.Clone(s.risk)}, nil
 }

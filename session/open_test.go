@@ -417,3 +417,53 @@ func TestLostRecord(t *testing.T) {
 		t.Errorf("another session: %v", err)
 	}
 }
+
+// TestMigrateRisk: a state file written before the risk table existed
+// (schema version 2) is migrated in place when opened: its records are
+// kept and risk events work afterwards.
+func TestMigrateRisk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	ctx := context.Background()
+	st, err := session.Open(path, session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append(ctx, "s", session.Record{Tool: "Bash", Summary: "kept"}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	// Back to version 2: what a file of the release before looks like.
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP TABLE risk`, `PRAGMA user_version = 2`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	st, err = session.Open(path, session.Options{})
+	if err != nil {
+		t.Fatalf("opening a version 2 file: %v", err)
+	}
+	defer st.Close()
+	if h, err := st.History(ctx, "s", session.Window{}); err != nil || len(h) != 1 || h[0].Summary != "kept" {
+		t.Errorf("History after the migration = %+v, %v", h, err)
+	}
+	if err := st.NoteRisk(ctx, "s", session.RiskEvent{Points: 2, Why: "after"}); err != nil {
+		t.Fatal(err)
+	}
+	if log, err := st.Risk(ctx, "s"); err != nil || len(log.Events) != 1 || log.Events[0].Why != "after" {
+		t.Errorf("Risk after the migration = %+v, %v", log, err)
+	}
+	db, err = sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != 3 {
+		t.Errorf("user_version = %d, %v; want 3", v, err)
+	}
+}

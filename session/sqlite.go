@@ -75,6 +75,21 @@ var migrations = [][]string{
 		)`,
 		`CREATE INDEX staged_session ON staged(session, key)`,
 	},
+	{
+		// Trajectory risk events (issue 14): setlevel is 1 when points
+		// replace the level instead of adding to it.
+		`CREATE TABLE risk (
+			seq      INTEGER PRIMARY KEY,
+			session  TEXT NOT NULL,
+			turn     INTEGER NOT NULL,
+			at       INTEGER NOT NULL,
+			points   INTEGER NOT NULL,
+			setlevel INTEGER NOT NULL,
+			caller   BLOB NOT NULL,
+			why      BLOB NOT NULL
+		)`,
+		`CREATE INDEX risk_session ON risk(session, seq)`,
+	},
 }
 
 // SQLite is a [Store] in a SQLite file, shared by every process that opens
@@ -436,6 +451,7 @@ func prune(ctx context.Context, tx *sql.Tx, now int64, idle time.Duration) (int,
 		`DELETE FROM records WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
 		`DELETE FROM refusals WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
 		`DELETE FROM staged WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
+		`DELETE FROM risk WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, cut); err != nil {
 			return 0, err
@@ -787,4 +803,62 @@ func (s *SQLite) Commit(ctx context.Context, id, key string, success bool) (bool
 		return err
 	}))
 	return found, err
+}
+
+// NoteRisk implements [Store.NoteRisk].
+func (s *SQLite) NoteRisk(ctx context.Context, id string, e RiskEvent) error {
+	if _, err := normalizeRisk(e, time.Time{}); err != nil {
+		return err
+	}
+	if err := s.check(ctx, id); err != nil {
+		return err
+	}
+	return s.update(ctx, "note risk", true, func(tx *sql.Tx, now int64) error {
+		turn, err := touch(ctx, tx, id, now)
+		if err != nil {
+			return err
+		}
+		e, _ := normalizeRisk(e, time.UnixMicro(now))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO risk(session, turn, at, points, setlevel, caller, why) VALUES(?, ?, ?, ?, ?, ?, ?)`,
+			id, turn, e.At.UnixMicro(), e.Points, e.Set, []byte(e.Caller), []byte(e.Why)); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM risk WHERE session = ?1 AND seq <=
+			(SELECT seq FROM risk WHERE session = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
+			id, DefaultRiskEvents)
+		return err
+	})
+}
+
+// Risk implements [Store.Risk]: the turn and the events in one read
+// transaction, so they agree.
+func (s *SQLite) Risk(ctx context.Context, id string) (RiskLog, error) {
+	if err := s.check(ctx, id); err != nil {
+		return RiskLog{}, err
+	}
+	var out RiskLog
+	rows, err := s.db.QueryContext(ctx, `SELECT IFNULL((SELECT turn FROM sessions WHERE id = ?1), 0), r.turn, r.at, r.points, r.setlevel, r.caller, r.why
+		FROM (SELECT 1) LEFT JOIN risk r ON r.session = ?1 ORDER BY r.seq`, id)
+	if err != nil {
+		return RiskLog{}, s.fail("risk", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			turn, at, points, set sql.NullInt64
+			caller, why           []byte
+		)
+		if err := rows.Scan(&out.Turn, &turn, &at, &points, &set, &caller, &why); err != nil {
+			return RiskLog{}, s.fail("risk", err)
+		}
+		if !turn.Valid {
+			continue // the session has no events: the one row of the left join
+		}
+		out.Events = append(out.Events, RiskEvent{Turn: int(turn.Int64), At: time.UnixMicro(at.Int64).UTC(),
+			Points: int(points.Int64), Set: set.Int64 != 0, Caller: string(caller), Why: string(why)})
+	}
+	if err := rows.Err(); err != nil {
+		return RiskLog{}, s.fail("risk", err)
+	}
+	return out, nil
 }

@@ -67,10 +67,25 @@ type Store interface {
 	// changes.
 	Commit(ctx context.Context, id, key string, success bool) (bool, error)
 
+	// NoteRisk records e as a change of the session's trajectory risk in
+	// its current turn (package trajectory reads them back and computes
+	// the level). The store sets e.Turn (the value passed is ignored),
+	// sets e.At to its clock when zero, and cuts e.Why and e.Caller to
+	// [MaxFieldLen]. Points outside 0 to [MaxRiskPoints] fail with
+	// [ErrInvalid]. Only the last [DefaultRiskEvents] events of a session
+	// are kept.
+	NoteRisk(ctx context.Context, id string, e RiskEvent) error
+
+	// Risk returns the session's risk events, oldest first, with its
+	// current turn, in one read. An unknown session has turn 0 and no
+	// events. The events are the caller's to modify.
+	Risk(ctx context.Context, id string) (RiskLog, error)
+
 	// Prune deletes every session with no write (AdvanceTurn, Append,
-	// NoteRefusal) for longer than idle, with its records and refusals,
-	// and returns how many sessions it deleted. An idle of zero or less
-	// means [Options.Retention].
+	// NoteRefusal, Stage, Commit, NoteRisk) for longer than idle, with its
+	// records, refusals, staged calls and risk events, and returns how
+	// many sessions it deleted. An idle of zero or less means
+	// [Options.Retention].
 	Prune(ctx context.Context, idle time.Duration) (int, error)
 
 	// Close releases the store. Calling it again does nothing.
@@ -97,6 +112,37 @@ type Record struct {
 	Effects []toolwall.Effect `json:"effects,omitempty"`
 	// Rules are the rule ids of the findings the call carried.
 	Rules []string `json:"rules,omitempty"`
+}
+
+// RiskEvent is one change of a session's trajectory risk (seed 003's
+// TrajectoryRiskSlot, kept per session so that the hook, a process per
+// call, sees what earlier processes raised): points the session earned
+// by what it did, or a level an application set.
+type RiskEvent struct {
+	// Turn is the user turn the event happened in; set by
+	// [Store.NoteRisk].
+	Turn int `json:"turn"`
+	// At is when it happened, kept with microsecond precision and
+	// returned in UTC; the store's clock when zero.
+	At time.Time `json:"at"`
+	// Points are added to the session's risk (0 to [MaxRiskPoints]); with
+	// Set they are the level the risk is set to.
+	Points int `json:"points"`
+	// Set says Points replaces the risk rather than adding to it.
+	Set bool `json:"set,omitempty"`
+	// Caller is the agent whose call raised it ("" for the primary agent
+	// or an application).
+	Caller string `json:"caller,omitempty"`
+	// Why says what raised it, for reasons and toolwall explain
+	// ("refused: rm.dangerous-target").
+	Why string `json:"why"`
+}
+
+// RiskLog is what [Store.Risk] returns: a session's kept risk events,
+// oldest first, and its current turn.
+type RiskLog struct {
+	Turn   int         `json:"turn"`
+	Events []RiskEvent `json:"events,omitempty"`
 }
 
 // Window selects recent memory: the last Calls entries, of those only the
@@ -172,6 +218,10 @@ const (
 	// DefaultStaged is how many staged (allowed, not yet reported) calls a
 	// session keeps.
 	DefaultStaged = 64
+	// DefaultRiskEvents is how many risk events a session keeps.
+	DefaultRiskEvents = 64
+	// MaxRiskPoints is the most points one risk event may carry.
+	MaxRiskPoints = 100
 	// DefaultRetention is the default Options.Retention: 7 days.
 	DefaultRetention = 7 * 24 * time.Hour
 	// DefaultPruneEvery is the default Options.PruneEvery.
@@ -242,6 +292,21 @@ func checkID(id string) error {
 		return fmt.Errorf("%w: session id of %d bytes (at most %d)", ErrInvalid, len(id), MaxIDLen)
 	}
 	return nil
+}
+
+// normalizeRisk checks e's points and returns its stored form: Why and
+// Caller cut to MaxFieldLen, At defaulted to now and reduced to
+// microseconds in UTC. Turn is left for the store to set.
+func normalizeRisk(e RiskEvent, now time.Time) (RiskEvent, error) {
+	if e.Points < 0 || e.Points > MaxRiskPoints {
+		return e, fmt.Errorf("%w: risk points %d (want 0 to %d)", ErrInvalid, e.Points, MaxRiskPoints)
+	}
+	e.Why, e.Caller = clipString(e.Why), clipString(e.Caller)
+	if e.At.IsZero() {
+		e.At = now
+	}
+	e.At = micro(e.At)
+	return e, nil
 }
 
 // checkKey validates a refusal key and cuts it to MaxFieldLen.

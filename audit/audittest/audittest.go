@@ -283,8 +283,10 @@ func roundTrip(t *testing.T, open Opener) {
 		Verdict: toolwall.Verdict{Action: toolwall.Ask, Band: toolwall.Medium, Score: 0.6, Reason: "why",
 			Findings: []toolwall.Finding{{Analyzer: "destroy", Rule: "rm.project-subtree", Category: "destructive", Score: 0.6, Action: toolwall.Ask, Reason: "r"}},
 			Effects:  []toolwall.Effect{{Tag: toolwall.TagDelete, Path: "/workspace/app/build/x"}},
-			Commands: []string{"rm -rf build/x"}, Notes: []string{"n"}},
-		Elapsed: 1234 * time.Microsecond,
+			Commands: []string{"rm -rf build/x"}, Notes: []string{"n"},
+			Opinions: []toolwall.Opinion{{Analyzer: "adversarial", Model: "m", Label: "DENY", Explanation: "e", Action: toolwall.Deny, InputTokens: 900, OutputTokens: 12, Latency: 41 * time.Millisecond}}},
+		Elapsed:     1234 * time.Microsecond,
+		ClaimSource: &audit.ClaimSource{Caller: "sub-agent", Tool: "Bash", Turn: 4},
 	}
 	if err := s.Record(ctx, want); err != nil {
 		t.Fatal(err)

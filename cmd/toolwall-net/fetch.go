@@ -42,13 +42,18 @@ or a network failure, 2 refused, 3 the gate asks (approve with --yes).`,
 			if err != nil {
 				return err
 			}
-			e := fetch.New(fetch.Options{
+			f := fetch.New(fetch.Options{
 				Gate:         engine.New(engine.Options{Config: cfg, ConfigPath: configPath, Logger: logger(), Dial: helper.Open, Places: engine.Installed}),
 				AllowHTTP:    allowHTTP,
 				MaxBytes:     maxBytes,
 				Timeout:      timeout,
 				MaxRedirects: maxRedirectsFlag,
 			})
+			e, done, err := engine.Guard(cfg, f, helper.Open, logger())
+			if err != nil {
+				return err
+			}
+			defer done()
 			in, _ := json.Marshal(map[string]string{"url": args[0]})
 			out, err := e.Execute(cmd.Context(), &executor.Request{Call: toolwall.Call{Tool: toolwall.ToolWebFetch, Input: in}, Approved: yes})
 			if err != nil {

@@ -241,7 +241,9 @@ would run, with its catalog parse (options, operands and their roles) and
 its effects (reads, writes, deletes, fetches, …); each finding with its
 rule id, analyzer, action, score and reason; the fusion (highest score,
 its band under the thresholds, the strictest floor); and the final
-verdict. Nothing is run and nothing is recorded.`,
+verdict. With --session ID it also shows that session's trajectory risk
+(level, turn, what raised it) from the state file, and whether it would
+refuse the call. Nothing is run and nothing is recorded.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cf.tool != "" || cmd.ArgsLenAtDash() == 0 {
@@ -275,6 +277,13 @@ func explain(w io.Writer, r audit.Record) error {
 	p("decision %s: %s (band %s, score %.2f)\n", r.ID, v.Action, v.Band, v.Score)
 	p("when:     %s, decided in %s by %s\n", r.At.Local().Format(time.RFC3339), r.Elapsed, r.Driver)
 	p("call:     %s   session %s  turn %d  caller %s  call id %s\n", r.Tool, orDash(r.Session), r.Turn, orDash(r.Caller), orDash(r.CallID))
+	if c := r.ClaimSource; c != nil {
+		who := c.Caller
+		if who == "" {
+			who = "the primary agent"
+		}
+		p("claim:    %s called %s in turn %d (what the gate judged)\n", who, c.Tool, c.Turn)
+	}
 	if r.Cwd != "" {
 		p("cwd:      %s\n", r.Cwd)
 	}
@@ -303,6 +312,16 @@ func explain(w io.Writer, r audit.Record) error {
 	}
 	for _, n := range v.Notes {
 		p("note:     %s\n", n)
+	}
+	for _, o := range v.Opinions {
+		p("model:    %s %s: %s (%s; %d in + %d out tokens, %v)", o.Analyzer, orDash(o.Model), o.Label, o.Action, o.InputTokens, o.OutputTokens, o.Latency.Round(time.Millisecond))
+		if o.Explanation != "" {
+			p(" %s", o.Explanation)
+		}
+		if o.Error != "" {
+			p(" [no opinion: %s]", o.Error)
+		}
+		p("\n")
 	}
 	switch o := r.Outcome; {
 	case o == nil:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -11,13 +12,16 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/pwsh"
+	"github.com/toolwall/toolwall/session"
 	"github.com/toolwall/toolwall/shell"
+	"github.com/toolwall/toolwall/trajectory"
 )
 
 // callFlags say which call explain reads, like check's.
 type callFlags struct {
-	cwd, project, home, tool, input string
+	cwd, project, home, tool, input, session string
 }
 
 func (f *callFlags) add(cmd *cobra.Command) {
@@ -27,6 +31,7 @@ func (f *callFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.home, "home", "", "the user's home directory (default: $HOME)")
 	fl.StringVar(&f.tool, "tool", "", "tool name for a call that is not a shell command (Write, Read, WebFetch, PowerShell, …)")
 	fl.StringVar(&f.input, "input", "", "tool input as a JSON object, with --tool")
+	fl.StringVar(&f.session, "session", "", "also show this session's trajectory risk, read from the state file")
 }
 
 // explainCall reads one call step by step and prints every stage.
@@ -63,7 +68,46 @@ func explainCall(cmd *cobra.Command, f callFlags, args []string) error {
 		writeReading(out, how, script, err)
 	}
 	writeFusion(out, v, e.Thresholds())
+	if f.session != "" {
+		writeTrajectory(cmd.Context(), out, cfg, f.session, call, v)
+	}
 	return nil
+}
+
+// writeTrajectory prints session's trajectory risk as the state file
+// holds it, and what it does to call (decided as v without it). It
+// creates no state file and records nothing.
+func writeTrajectory(ctx context.Context, w io.Writer, cfg *policy.Config, id string, call toolwall.Call, v toolwall.Verdict) {
+	on := "on"
+	if !cfg.Trajectory.Enabled {
+		on = "off in the configuration, so the level is not applied"
+	}
+	path, err := engine.StatePath("", cfg)
+	if err == nil {
+		_, err = os.Stat(path)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "trajectory: session %s: no state to read (%v); %s\n", id, err, on)
+		return
+	}
+	st, err := session.Open(path, session.Options{})
+	if err != nil {
+		fmt.Fprintf(w, "trajectory: session %s: %v; %s\n", id, err, on)
+		return
+	}
+	defer st.Close()
+	tr, err := trajectory.New(trajectory.Options{Store: st, Decay: cfg.TrajectoryDecay(), ReadOnly: cfg.Trajectory.ReadOnly})
+	if err == nil {
+		var s trajectory.State
+		if s, err = tr.State(ctx, id); err == nil {
+			fmt.Fprintf(w, "trajectory: session %s, turn %d: %s (%s)\n", id, s.Turn, trajectory.Describe(s), on)
+			if s.Level == trajectory.Critical && cfg.Trajectory.Enabled && !tr.ReadOnly(call.Tool) && !v.Action.Stops() {
+				fmt.Fprintf(w, "            in this session the call would be denied (%s): %s writes, runs or sends\n", trajectory.RuleCritical, call.Tool)
+			}
+			return
+		}
+	}
+	fmt.Fprintf(w, "trajectory: session %s: %v\n", id, err)
 }
 
 // writeReading prints what the reader saw: every command with its parse

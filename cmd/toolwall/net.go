@@ -15,13 +15,14 @@ import (
 // (Prometheus, pgx, the MCP SDK: about 2 ms at start-up).
 const netBinary = "toolwall-net"
 
-// newNet returns `toolwall serve`, `toolwall mcp-proxy` and `toolwall
-// fetch`, which run toolwall-net with the same arguments.
+// newNet returns `toolwall serve`, `mcp-proxy`, `fetch` and `search`,
+// which run toolwall-net with the same arguments.
 func newNet() []*cobra.Command {
 	return []*cobra.Command{
 		netCommand("serve", "Run the HTTP decision server", "serve"),
 		netCommand("mcp-proxy", "Stand between an MCP client and an MCP server, judging every tools/call", "mcp-proxy"),
 		netCommand("fetch", "Fetch a URL through the fetch executor, with the SSRF defence", "fetch"),
+		netCommand("search", "Search the web through the web_search executor (off unless [search] enables it)", "search"),
 	}
 }
 

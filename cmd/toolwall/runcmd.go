@@ -13,6 +13,7 @@ import (
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/executor"
 	"github.com/toolwall/toolwall/executor/shell"
+	"github.com/toolwall/toolwall/llm/helper"
 )
 
 func newRun() *cobra.Command {
@@ -41,7 +42,12 @@ Otherwise stdout and stderr are the command's, and so is the exit status
 the project and the temporary directory, and read only those and the system
 directories. --transaction snapshots what the command may change and puts it
 back, byte for byte, when it exits non-zero; a command whose snapshot would
-exceed 64 MiB or 20000 files is refused (126).`,
+exceed 64 MiB or 20000 files is refused (126).
+
+With [adversarial] enabled in the configuration, a model is asked ALLOW or
+DENY before the command runs (the adversarial policy gate); a DENY, or no
+opinion under on_error = "deny", refuses it (126), and the decision is in
+the audit log (toolwall explain ID shows the model's answer).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return fmt.Errorf("nothing to run: give a command after --")
@@ -79,11 +85,31 @@ exceed 64 MiB or 20000 files is refused (126).`,
 			}
 			req := &executor.Request{Call: toolwall.NewBashCall(strings.Join(args, " ")), Approved: yes}
 			req.Call.Cwd, req.Call.Project = dir, proj
-			out, err := shell.New(opts).Execute(cmd.Context(), req)
+			ex, done, err := engine.Guard(cfg, shell.New(opts), helper.Open, logger())
+			if err != nil {
+				return err
+			}
+			defer done()
+			out, err := ex.Execute(cmd.Context(), req)
 			if err != nil {
 				return err
 			}
 			p := out.Process
+			if p == nil {
+				// Refused before the shell executor: by the adversarial
+				// policy gate.
+				if asJSON {
+					enc := json.NewEncoder(cmd.OutOrStdout())
+					enc.SetIndent("", "  ")
+					_ = enc.Encode(struct {
+						Text    string            `json:"text"`
+						Verdict *toolwall.Verdict `json:"verdict,omitempty"`
+					}{out.Text, out.Verdict})
+				} else {
+					fmt.Fprintln(cmd.ErrOrStderr(), out.Text)
+				}
+				return exitError{shell.ExitRefused}
+			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")

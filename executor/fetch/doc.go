@@ -27,4 +27,12 @@
 //  8. every hop writes an egress record (driver "executor:fetch:egress",
 //     input {url, hop, addrs, parent}) before it connects, with a deny
 //     verdict naming the rule when the hop was refused.
+//
+// Other executors make their requests through the same defence with
+// [Executor.Get] (the web_search executor's request to its provider): a
+// header given with the request goes to the URL's origin only, never
+// across a redirect to another host, and the egress records name the
+// calling tool. With Options.Reuse the executor keeps one pinned client
+// per resolved address set and reuses its connections while the host
+// keeps resolving to that set (seed 003's search client).
 package fetch

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -88,7 +89,20 @@ type Options struct {
 	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 	// UserAgent is sent with each request (default "toolwall-fetch").
 	UserAgent string
+	// Reuse keeps one pinned client per resolved address set — the
+	// addresses sorted and without repeats, with the scheme and port —
+	// and reuses it, idle connections included, for every request whose
+	// host resolves to the same set (seed 003: the search client "is
+	// cached and reused across calls keyed by the resolved (sorted,
+	// deduplicated) address set … while preserving SSRF address-pinning on
+	// every resolution change"). At most MaxClients are kept. Without it
+	// every request gets a fresh client and connection.
+	Reuse bool
 }
+
+// MaxClients is how many pinned clients Options.Reuse keeps; the least
+// recently used one is dropped, its idle connections closed.
+const MaxClients = 8
 
 // Executor is the fetch executor (seed 003's WebScrapeExecutor with its
 // SSRF defence). It implements executor.Executor with one tool,
@@ -97,6 +111,15 @@ type Executor struct {
 	opts     Options
 	policy   netguard.Policy
 	boundary executor.Boundary
+
+	mu      sync.Mutex
+	clients []*pinnedClient // Options.Reuse: most recently used last
+}
+
+// pinnedClient is a client whose connections go to one address set.
+type pinnedClient struct {
+	key    string
+	client *http.Client
 }
 
 // New returns a fetch executor for opts.
@@ -196,7 +219,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	if a.Refusal != nil {
 		return a.Refusal, nil
 	}
-	resp, err := e.fetch(ctx, raw, a.Call, a.AuditID)
+	resp, err := e.Get(ctx, Request{URL: raw, Call: a.Call, Parent: a.AuditID})
 	out := &executor.Output{Tool: req.Call.Tool, Verdict: &a.Verdict, AuditID: a.AuditID}
 	var ref *Refusal
 	switch {
@@ -220,19 +243,52 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 // call's audit record (Execute adds those); hops are still audited when
 // a sink is configured. The error is a *Refusal when a hop was blocked.
 func (e *Executor) Fetch(ctx context.Context, rawURL string) (*Response, error) {
-	return e.fetch(ctx, rawURL, toolwall.Call{Tool: toolwall.ToolWebFetch}, "")
+	return e.Get(ctx, Request{URL: rawURL, Call: toolwall.Call{Tool: toolwall.ToolWebFetch}})
 }
 
-// fetch follows up to MaxRedirects redirects by hand, validating each hop
-// before it connects.
-func (e *Executor) fetch(ctx context.Context, rawURL string, call toolwall.Call, parent string) (*Response, error) {
+// Request is one GET made with the fetch executor's SSRF defence on
+// behalf of a tool call that was already admitted (the web_search
+// executor's request to its provider, a WebFetch call's URL).
+type Request struct {
+	// URL is the URL to GET (https, or http with Options.AllowHTTP).
+	URL string
+	// Header is sent with the request to URL's origin (scheme, host and
+	// port) and to no other: a redirect to another origin is followed
+	// without it, so a credential header never leaves its host. Host,
+	// User-Agent and the hop-by-hop headers are set by the executor.
+	Header http.Header
+	// Call is the tool call the request is made for: its tool, session,
+	// turn and caller go in the egress records, and a redirect target is
+	// judged by the gate as a WebFetch in its session.
+	Call toolwall.Call
+	// Parent is the audit id of the call's record, named by every egress
+	// record ("" without one).
+	Parent string
+}
+
+// Get makes the request r with the SSRF defence — pre-DNS checks, one
+// resolution with every address checked, a connection pinned to them, up
+// to MaxRedirects redirects followed by hand and each checked again (and
+// judged by the gate), the body bounded by MaxBytes and the whole by
+// Timeout — and one egress record per hop. It does not ask the gate
+// about r.URL itself nor write the call's record: Execute does both for a
+// WebFetch call. The error is a *Refusal when a hop was blocked.
+func (e *Executor) Get(ctx context.Context, req Request) (*Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.opts.Timeout)
 	defer cancel()
+	call, parent := req.Call, req.Parent
+	if call.Tool == "" {
+		call.Tool = toolwall.ToolWebFetch
+	}
 	resp := &Response{}
-	cur := rawURL
+	cur := req.URL
+	var origin string
 	for hop := 0; ; hop++ {
 		h := Hop{URL: cur}
 		u, addrs, ref := e.validate(ctx, cur, hop > 0, call)
+		if hop == 0 && u != nil {
+			origin = originOf(u)
+		}
 		h.Addrs = addrs
 		if ref == nil && hop > e.opts.MaxRedirects {
 			ref = &Refusal{Rule: RuleRedirects, Reason: fmt.Sprintf("the fetch was refused: it was redirected more than %d times; fetch the final URL directly if it is public", max(e.opts.MaxRedirects, 0))}
@@ -243,7 +299,11 @@ func (e *Executor) fetch(ctx context.Context, rawURL string, call toolwall.Call,
 			resp.Hops = append(resp.Hops, h)
 			return resp, ref
 		}
-		r, err := e.request(ctx, u, addrs)
+		var header http.Header
+		if originOf(u) == origin {
+			header = req.Header
+		}
+		r, err := e.request(ctx, u, addrs, header)
 		if err != nil {
 			e.hopOutcome(ctx, h.AuditID, 0, err)
 			resp.Hops = append(resp.Hops, h)
@@ -362,9 +422,18 @@ func (e *Executor) validate(ctx context.Context, raw string, redirect bool, call
 	return u, pinned, nil
 }
 
+// originOf is u's scheme, host and port, as a redirect compares them.
+func originOf(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "http": "80"}[u.Scheme]
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
 // request makes one request to u over a connection pinned to addrs, with
-// redirects off.
-func (e *Executor) request(ctx context.Context, u *url.URL, addrs []netip.Addr) (*http.Response, error) {
+// redirects off, sending header.
+func (e *Executor) request(ctx context.Context, u *url.URL, addrs []netip.Addr, header http.Header) (*http.Response, error) {
 	port := u.Port()
 	if port == "" {
 		port = map[string]string{"https": "443", "http": "80"}[u.Scheme]
@@ -373,6 +442,62 @@ func (e *Executor) request(ctx context.Context, u *url.URL, addrs []netip.Addr) 
 	if err != nil {
 		return nil, &Refusal{Rule: RuleMalformed, Reason: fmt.Sprintf("the port %q is not a number", port)}
 	}
+	r, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range header {
+		for _, v := range vs {
+			r.Header.Add(k, v)
+		}
+	}
+	r.Header.Set("User-Agent", e.opts.UserAgent)
+	if e.opts.Reuse {
+		return e.pinned(u.Scheme, uint16(pn), addrs).Do(r)
+	}
+	client := e.newClient(uint16(pn), addrs, false)
+	defer client.CloseIdleConnections()
+	return client.Do(r)
+}
+
+// pinned returns the kept client for the address set addrs on port (see
+// Options.Reuse), making it when there is none.
+func (e *Executor) pinned(scheme string, port uint16, addrs []netip.Addr) *http.Client {
+	set := slices.Clone(addrs)
+	slices.SortFunc(set, netip.Addr.Compare)
+	set = slices.Compact(set)
+	parts := make([]string, len(set))
+	for i, a := range set {
+		parts[i] = a.String()
+	}
+	key := scheme + " " + strconv.Itoa(int(port)) + " " + strings.Join(parts, ",")
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if i := slices.IndexFunc(e.clients, func(c *pinnedClient) bool { return c.key == key }); i >= 0 {
+		c := e.clients[i]
+		e.clients = append(slices.Delete(e.clients, i, i+1), c)
+		return c.client
+	}
+	c := &pinnedClient{key: key, client: e.newClient(port, set, true)}
+	e.clients = append(e.clients, c)
+	if len(e.clients) > MaxClients {
+		e.clients[0].client.CloseIdleConnections()
+		e.clients = slices.Delete(e.clients, 0, 1)
+	}
+	return c.client
+}
+
+// Clients returns how many pinned clients Options.Reuse keeps now.
+func (e *Executor) Clients() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.clients)
+}
+
+// newClient returns a client whose every connection goes to one of addrs
+// on port, with no proxy and redirects off; keep says whether idle
+// connections are kept for reuse.
+func (e *Executor) newClient(pn uint16, addrs []netip.Addr, keep bool) *http.Client {
 	dial := e.opts.Dial
 	if dial == nil {
 		dial = (&net.Dialer{Timeout: 10 * time.Second, Control: pinnedControl(addrs)}).DialContext
@@ -382,7 +507,7 @@ func (e *Executor) request(ctx context.Context, u *url.URL, addrs []netip.Addr) 
 		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 			var errs []error
 			for _, a := range addrs {
-				c, err := dial(ctx, "tcp", netip.AddrPortFrom(a, uint16(pn)).String())
+				c, err := dial(ctx, "tcp", netip.AddrPortFrom(a, pn).String())
 				if err == nil {
 					return c, nil
 				}
@@ -394,17 +519,11 @@ func (e *Executor) request(ctx context.Context, u *url.URL, addrs []netip.Addr) 
 		TLSHandshakeTimeout:    10 * time.Second,
 		ResponseHeaderTimeout:  e.opts.Timeout,
 		MaxResponseHeaderBytes: 64 << 10,
-		DisableKeepAlives:      true,
+		DisableKeepAlives:      !keep,
+		IdleConnTimeout:        90 * time.Second,
 		ForceAttemptHTTP2:      true,
 	}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	r, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	r.Header.Set("User-Agent", e.opts.UserAgent)
-	return client.Do(r)
+	return &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 // pinnedControl refuses a connection to any address outside addrs: a
@@ -437,7 +556,7 @@ func (e *Executor) egress(ctx context.Context, call toolwall.Call, parent string
 	}{h.URL, hop, h.Addrs, parent})
 	id := audit.NewID()
 	rec := audit.Record{ID: id, At: time.Now(), Driver: "executor:fetch:egress", Session: call.Session, Turn: call.Turn,
-		Caller: call.Caller, Tool: toolwall.ToolWebFetch, Input: in, Verdict: v}
+		Caller: call.Caller, Tool: call.Tool, Input: in, Verdict: v}
 	if err := e.opts.Audit.Record(ctx, rec); err != nil {
 		return ""
 	}

@@ -41,6 +41,7 @@ type lab struct {
 	roots   *x509.CertPool
 	escapes atomic.Int64 // connections accepted by a canary, or dials to anything but the public server
 	dials   atomic.Int64
+	conns   atomic.Int64 // connections the public server accepted
 }
 
 // certs makes a CA and a leaf for *.test and 127.0.0.2.
@@ -96,6 +97,9 @@ func newLab(t testing.TB) *lab {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ok", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hello from pub") })
+	mux.HandleFunc("/header", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "hello, X-Token=%q on %s", r.Header.Get("X-Token"), r.Host)
+	})
 	mux.HandleFunc("/r/{code}", func(w http.ResponseWriter, r *http.Request) {
 		code, _ := strconv.Atoi(r.PathValue("code"))
 		to, _ := url.QueryUnescape(strings.TrimPrefix(r.URL.RawQuery, "to="))
@@ -124,7 +128,12 @@ func newLab(t testing.TB) *lab {
 		case <-r.Context().Done():
 		}
 	})
-	srv := &http.Server{Handler: mux, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}}, ErrorLog: nil}
+	srv := &http.Server{Handler: mux, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}}, ErrorLog: nil,
+		ConnState: func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				l.conns.Add(1)
+			}
+		}}
 	srv.ErrorLog = nil
 	go srv.ServeTLS(pub, "", "")
 	t.Cleanup(func() { srv.Close() })

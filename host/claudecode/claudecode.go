@@ -43,6 +43,9 @@ type Payload struct {
 	// AgentType names the sub-agent that made the call ("" for the main
 	// agent); it becomes the call's Caller.
 	AgentType string `json:"agent_type,omitempty"`
+	// AgentID identifies the sub-agent's instance; it becomes the call's
+	// Caller when the host names no AgentType.
+	AgentID string `json:"agent_id,omitempty"`
 	// DurationMS is how long the call ran (post events).
 	DurationMS int64 `json:"duration_ms,omitempty"`
 }
@@ -93,10 +96,32 @@ func (p Payload) Request(tool func(toolwall.Call) toolwall.Call) (host.Request, 
 	req.Outcome = Outcome(p.ToolResponse, p.DurationMS, p.Error)
 	if p.ToolName != "" {
 		c := tool(toolwall.Call{Tool: p.ToolName, Input: p.ToolInput})
-		c.ID, c.Cwd, c.Caller = p.ToolUseID, p.Cwd, p.AgentType
+		c.ID, c.Cwd, c.Caller = p.ToolUseID, p.Cwd, p.Caller()
 		req.Calls = []toolwall.Call{c}
 	}
 	return req, nil
+}
+
+// Caller is the agent that made the call, as Claude Code (and Codex)
+// name it inside a sub-agent: its agent_type ("Explore", a custom
+// agent's name), else its agent_id; "" for the primary agent. A name is
+// bounded to 200 bytes and stripped of control characters, as it ends up
+// in audit records, quotas and scopes.
+func (p Payload) Caller() string {
+	c := p.AgentType
+	if strings.TrimSpace(c) == "" {
+		c = p.AgentID
+	}
+	c = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(c))
+	if len(c) > 200 {
+		c = strings.ToValidUTF8(c[:200], "")
+	}
+	return c
 }
 
 // looksPreToolUse reports whether an event name that is not PreToolUse

@@ -27,7 +27,11 @@
 // Refusals are soft errors the model sees, "<phase>_blocked: <reason>"
 // (seed 003's quota_blocked), and [Classify] maps any result or error to
 // its [Phase]. The anomaly detector only reports (seed 003: "blocking is
-// the trust/policy layer's job"). Caller identity (toolwall.Call.Caller)
-// selects the trust level and is carried into every audit record by the
+// the trust/policy layer's job"). Caller identity (toolwall.Call.Caller:
+// "" for the primary agent, else a named sub-agent, which the hook
+// adapters take from the host — Claude Code's agent_type or agent_id)
+// selects the trust level, a caller's own capability scope
+// (ScopeConfig.Callers) and a caller's own quota within the session
+// (Quota.PerCaller), and is carried into every audit record by the
 // drivers.
 package govern

@@ -96,6 +96,12 @@ func TestGovernance(t *testing.T) {
 							cfg.Default = v
 						case "registry":
 							reg = strings.Split(v, ",")
+						case "callers":
+							cfg.Callers = map[string]string{}
+							for _, cs := range strings.Split(v, ",") {
+								c, sc, _ := strings.Cut(cs, ":")
+								cfg.Callers[c] = sc
+							}
 						default:
 							cfg.Scopes[k] = strings.Split(v, ",")
 						}
@@ -104,6 +110,8 @@ func TestGovernance(t *testing.T) {
 					l.Scopes, prov, err = CompileScopes(cfg, reg)
 					if se, ok := err.(*ScopeError); ok {
 						got, err = "err:"+se.Kind, nil
+					} else if err != nil {
+						got, err = "err", nil
 					} else if len(prov) > 0 {
 						got = provisional(prov)
 					}
@@ -142,6 +150,16 @@ func TestGovernance(t *testing.T) {
 				case "quota":
 					n, _ := strconv.Atoi(f[1])
 					l.Quota = NewQuota(n)
+					if len(f) > 2 {
+						limits := map[string]int{}
+						for k, v := range kv(f[2:]) {
+							if k == "main" {
+								k = ""
+							}
+							limits[k], _ = strconv.Atoi(v)
+						}
+						l.Quota.PerCaller(limits)
+					}
 				case "anomaly":
 					m := kv(f[1:])
 					w, _ := strconv.Atoi(m["window"])
@@ -205,5 +223,34 @@ func TestQualify(t *testing.T) {
 	}
 	if !slices.Contains([]string{"warning"}, SeverityWarning.String()) {
 		t.Error(fmt.Sprint(SeverityWarning))
+	}
+}
+
+// TestCallerReasons: a refusal by a caller's own quota or scope names the
+// sub-agent, so the model and the audit log see whose limit it was.
+func TestCallerReasons(t *testing.T) {
+	scopes, _, err := CompileScopes(ScopeConfig{Default: "code", Scopes: map[string][]string{"code": {"builtin:Bash"}, "research": {"builtin:Read"}},
+		Callers: map[string]string{"explorer": "research"}}, []string{"Bash", "Read"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := NewQuota(0).PerCaller(map[string]int{"helper": 1})
+	p, err := pipeline.NewBuilder().Use(Stack(Layers{Scopes: scopes, Quota: q})...).Core(core).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(caller, tool string) string {
+		res, err := p.Execute(context.Background(), &pipeline.Request{Call: toolwall.Call{Tool: tool, Session: "s", Caller: caller, Input: toolwall.NewBashCall("ls " + caller).Input}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Output
+	}
+	if out := run("explorer", "Bash"); !strings.Contains(out, `outside the "research" capability scope of the sub-agent explorer`) {
+		t.Errorf("scope: %s", out)
+	}
+	run("helper", "Bash")
+	if out := run("helper", "Bash"); !strings.Contains(out, "quota_blocked: the sub-agent helper has used all 1 of its tool calls") || q.UsedBy("s", "helper") != 1 || q.Used("s") != 1 {
+		t.Errorf("quota: %s (used %d, by helper %d)", out, q.Used("s"), q.UsedBy("s", "helper"))
 	}
 }

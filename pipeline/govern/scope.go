@@ -45,6 +45,12 @@ type ScopeConfig struct {
 	Scopes map[string][]string
 	// Default is the scope of a pipeline that names none.
 	Default string
+	// Callers gives callers (toolwall.Call.Caller, a named sub-agent) a
+	// scope of their own: a call of a listed caller is judged by its
+	// scope, not the pipeline's (an explore sub-agent gets "research"
+	// while the primary agent works in "code_edit"). Every scope named
+	// must be defined.
+	Callers map[string]string
 }
 
 // GeneralScope is the scope name that opts in to a pattern matching the
@@ -80,7 +86,8 @@ func (e *ScopeError) Error() string {
 
 // Scopes are compiled capability scopes. Safe for concurrent use.
 type Scopes struct {
-	def string
+	def     string
+	callers map[string]string
 
 	mu          sync.Mutex
 	scopes      map[string][]scopePattern
@@ -103,7 +110,7 @@ type Provisional struct{ Scope, Pattern string }
 // fails with a *ScopeError for a dead static pattern, an accidentally
 // full pattern or a bad one.
 func CompileScopes(cfg ScopeConfig, registry []string) (*Scopes, []Provisional, error) {
-	s := &Scopes{def: cfg.Default, scopes: map[string][]scopePattern{}}
+	s := &Scopes{def: cfg.Default, callers: cfg.Callers, scopes: map[string][]scopePattern{}}
 	for _, id := range registry {
 		s.registry = append(s.registry, Qualify(id))
 	}
@@ -114,6 +121,11 @@ func CompileScopes(cfg ScopeConfig, registry []string) (*Scopes, []Provisional, 
 	sort.Strings(names)
 	if cfg.Default != "" && cfg.Scopes[cfg.Default] == nil {
 		return nil, nil, fmt.Errorf("govern: default scope %q is not defined", cfg.Default)
+	}
+	for caller, scope := range cfg.Callers {
+		if cfg.Scopes[scope] == nil {
+			return nil, nil, fmt.Errorf("govern: the scope %q of caller %q is not defined", scope, caller)
+		}
 	}
 	for _, name := range names {
 		for _, p := range cfg.Scopes[name] {
@@ -201,18 +213,32 @@ func (s *Scopes) Filter(scope string, names []string) []string {
 	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !s.Allowed(scope, n) })
 }
 
+// ScopeOf returns the scope a call of caller is judged by in a pipeline
+// working on scope: the caller's own (ScopeConfig.Callers), else scope,
+// else the default.
+func (s *Scopes) ScopeOf(scope, caller string) string {
+	if own, ok := s.callers[caller]; ok {
+		return own
+	}
+	if scope == "" {
+		return s.def
+	}
+	return scope
+}
+
 // Middleware is the scope layer for one pipeline working on scope ("" for
-// the default): a call outside it is refused before any other layer
-// sees it (scope_blocked).
+// the default): a call outside it — or outside its caller's own scope —
+// is refused before any other layer sees it (scope_blocked).
 func (s *Scopes) Middleware(scope string) pipeline.Middleware {
 	return pipeline.Middleware{Name: "capability-scope", Wrap: func(next pipeline.Tool) pipeline.Tool {
 		return pipeline.ToolFunc(func(ctx context.Context, req *pipeline.Request) (*pipeline.Result, error) {
-			if !s.Allowed(scope, req.Call.Tool) {
-				name := scope
-				if name == "" {
-					name = s.def
+			name := s.ScopeOf(scope, req.Call.Caller)
+			if !s.Allowed(name, req.Call.Tool) {
+				whose := "this task"
+				if _, own := s.callers[req.Call.Caller]; own {
+					whose = callerName(req.Call.Caller)
 				}
-				return refuse(PhaseScope, fmt.Sprintf("the tool %s (%s) is outside the %q capability scope of this task; use one of the tools you were given.", req.Call.Tool, Qualify(req.Call.Tool), name)), nil
+				return refuse(PhaseScope, fmt.Sprintf("the tool %s (%s) is outside the %q capability scope of %s; use one of the tools you were given.", req.Call.Tool, Qualify(req.Call.Tool), name, whose)), nil
 			}
 			return next.Execute(ctx, req)
 		})

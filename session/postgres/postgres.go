@@ -76,6 +76,20 @@ var migrations = [][]string{
 		)`,
 		`CREATE INDEX ON S.staged (session, key)`,
 	},
+	{
+		// Trajectory risk events (issue 14).
+		`CREATE TABLE S.risk (
+			seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+			session  bytea NOT NULL,
+			turn     integer NOT NULL,
+			at       bigint NOT NULL,
+			points   integer NOT NULL,
+			setlevel boolean NOT NULL,
+			caller   bytea NOT NULL,
+			why      bytea NOT NULL
+		)`,
+		`CREATE INDEX ON S.risk (session, seq)`,
+	},
 }
 
 // Options configure a store. The zero value gives the defaults.
@@ -497,6 +511,58 @@ func (s *Store) Commit(ctx context.Context, id, key string, success bool) (bool,
 		return err
 	})
 	return found, err
+}
+
+// NoteRisk implements [session.Store.NoteRisk].
+func (s *Store) NoteRisk(ctx context.Context, id string, e session.RiskEvent) error {
+	now := s.now()
+	e, err := session.NormalizeRisk(e, time.UnixMicro(now))
+	if err != nil {
+		return err
+	}
+	if err := s.check(ctx, id); err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
+	b.Queue(s.q.noteRisk, []byte(id), now, e.At.UnixMicro(), e.Points, e.Set, []byte(e.Caller), []byte(e.Why))
+	b.Queue(s.q.capRisk, []byte(id), session.DefaultRiskEvents)
+	return s.batch(ctx, "note risk", b, -1, nil)
+}
+
+// Risk implements [session.Store.Risk]: the turn and the events in one
+// statement, so they agree.
+func (s *Store) Risk(ctx context.Context, id string) (session.RiskLog, error) {
+	if err := s.check(ctx, id); err != nil {
+		return session.RiskLog{}, err
+	}
+	var out session.RiskLog
+	rows, err := s.pool.Query(ctx, s.q.risk, []byte(id))
+	if err != nil {
+		return out, s.fail("risk", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			turn, points *int32
+			at           *int64
+			set          *bool
+			caller, why  []byte
+			cur          int
+		)
+		if err := rows.Scan(&cur, &turn, &at, &points, &set, &caller, &why); err != nil {
+			return session.RiskLog{}, s.fail("risk", err)
+		}
+		out.Turn = cur
+		if turn == nil {
+			continue // the session has no events: the one row of the outer join
+		}
+		out.Events = append(out.Events, session.RiskEvent{Turn: int(*turn), At: time.UnixMicro(*at).UTC(),
+			Points: int(*points), Set: *set, Caller: string(caller), Why: string(why)})
+	}
+	if err := rows.Err(); err != nil {
+		return session.RiskLog{}, s.fail("risk", err)
+	}
+	return out, nil
 }
 
 // Prune implements [session.Store.Prune].

@@ -9,6 +9,7 @@ type queries struct {
 	refuse, capRefusals, countRefusals string
 	refusals                           string
 	unstage, stage, capStaged, commit  string
+	noteRisk, capRisk, risk            string
 	prune                              []string
 	notePrune, lastPrune               string
 }
@@ -59,10 +60,20 @@ func newQueries(schema string) queries {
 			INSERT INTO S.records (session, turn, at, success, tool, summary, input, ` + cols + `)
 			SELECT $1, s.turn, m.at, $3::boolean, m.tool, m.summary, m.input, m.effect_tags, m.effect_paths, m.effect_details, m.rules
 			FROM m, s`),
+		noteRisk: s(`WITH s AS (` + touch + ` RETURNING turn)
+			INSERT INTO S.risk (session, turn, at, points, setlevel, caller, why)
+			SELECT $1, s.turn, $3::bigint, $4::integer, $5::boolean, $6::bytea, $7::bytea FROM s`),
+		capRisk: s(`DELETE FROM S.risk WHERE session = $1 AND seq <=
+			(SELECT seq FROM S.risk WHERE session = $1 ORDER BY seq DESC OFFSET $2 LIMIT 1)`),
+		// One row per event, or one row of NULLs for a session without
+		// events; every row carries the current turn.
+		risk: s(`SELECT COALESCE((SELECT turn FROM S.sessions WHERE id = $1), 0), r.turn, r.at, r.points, r.setlevel, r.caller, r.why
+			FROM (SELECT 1) one LEFT JOIN S.risk r ON r.session = $1 ORDER BY r.seq`),
 		prune: []string{
 			s(`DELETE FROM S.records WHERE session IN (SELECT id FROM S.sessions WHERE seen < $1)`),
 			s(`DELETE FROM S.refusals WHERE session IN (SELECT id FROM S.sessions WHERE seen < $1)`),
 			s(`DELETE FROM S.staged WHERE session IN (SELECT id FROM S.sessions WHERE seen < $1)`),
+			s(`DELETE FROM S.risk WHERE session IN (SELECT id FROM S.sessions WHERE seen < $1)`),
 			s(`DELETE FROM S.sessions WHERE seen < $1`),
 		},
 		notePrune: s(`INSERT INTO S.meta (k, v) VALUES ('pruned', $1) ON CONFLICT (k) DO UPDATE SET v = excluded.v`),

@@ -43,6 +43,11 @@ var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 //	commit ID KEY [fail] => committed      (or none when nothing was staged)
 //	refuse ID KEY => N
 //	refusals ID KEY [calls=N] [turns=N] => N
+//	risk ID POINTS [set] [why=W] [caller=C] => ok
+//	                                      a trajectory risk event (set: a level)
+//	riskn ID N => ok                      N events of 1 point, why e1 ... eN
+//	risklog ID => turn=T EVENT ...        EVENT is POINTS@TURN:WHY, =LEVEL@TURN:WHY
+//	                                      for a set, with /CALLER when there is one
 //	prune [D] => N
 //	close => ok
 //
@@ -323,6 +328,53 @@ func do(ctx context.Context, st session.Store, args []string) ([]string, error) 
 			return nil, err
 		}
 		return count(st.Refusals(ctx, id, arg(args, 2), w))
+	case "risk":
+		points, err := strconv.Atoi(arg(args, 2))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errScript, err)
+		}
+		e := session.RiskEvent{Points: points}
+		for _, w := range args[min(3, len(args)):] {
+			switch k, v, _ := strings.Cut(w, "="); k {
+			case "set":
+				e.Set = true
+			case "why":
+				e.Why = v
+			case "caller":
+				e.Caller = v
+			default:
+				return nil, fmt.Errorf("%w: unknown risk word %q", errScript, w)
+			}
+		}
+		return done(st.NoteRisk(ctx, id, e))
+	case "riskn":
+		n, err := strconv.Atoi(arg(args, 2))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errScript, err)
+		}
+		for i := 1; i <= n; i++ {
+			if err := st.NoteRisk(ctx, id, session.RiskEvent{Points: 1, Why: "e" + strconv.Itoa(i)}); err != nil {
+				return nil, err
+			}
+		}
+		return []string{"ok"}, nil
+	case "risklog":
+		log, err := st.Risk(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out := []string{"turn=" + strconv.Itoa(log.Turn)}
+		for _, e := range log.Events {
+			w := strconv.Itoa(e.Points) + "@" + strconv.Itoa(e.Turn) + ":" + e.Why
+			if e.Set {
+				w = "=" + w
+			}
+			if e.Caller != "" {
+				w += "/" + e.Caller
+			}
+			out = append(out, w)
+		}
+		return out, nil
 	case "prune":
 		var d time.Duration
 		if len(args) > 1 {

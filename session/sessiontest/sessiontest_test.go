@@ -17,6 +17,8 @@ type (
 	turnBefore struct{ session.Store } // AdvanceTurn returns the old turn
 	noPrune    struct{ session.Store } // Prune does nothing
 	keyFold    struct{ session.Store } // refusal keys case-folded
+	riskAdds   struct{ session.Store } // NoteRisk drops Set: a level set is added
+	riskAll    struct{ session.Store } // Risk returns an event past the cap
 )
 
 func (s reversed) History(ctx context.Context, id string, w session.Window) ([]session.Record, error) {
@@ -45,6 +47,19 @@ func (s keyFold) Refusals(ctx context.Context, id, key string, w session.Window)
 	return s.Store.Refusals(ctx, id, strings.ToLower(key), w)
 }
 
+func (s riskAdds) NoteRisk(ctx context.Context, id string, e session.RiskEvent) error {
+	e.Set = false
+	return s.Store.NoteRisk(ctx, id, e)
+}
+
+func (s riskAll) Risk(ctx context.Context, id string) (session.RiskLog, error) {
+	log, err := s.Store.Risk(ctx, id)
+	if err != nil || len(log.Events) < session.DefaultRiskEvents {
+		return log, err
+	}
+	return session.RiskLog{Turn: log.Turn, Events: append([]session.RiskEvent{{Points: 1, Why: "e1"}}, log.Events...)}, nil
+}
+
 // TestScriptsCatchBrokenStores runs every script case against each broken
 // store: some case must report a mismatch, else the suite cannot fail.
 // The correct memory store must pass them all.
@@ -69,6 +84,8 @@ func TestScriptsCatchBrokenStores(t *testing.T) {
 		"turn-before": func(s session.Store) session.Store { return turnBefore{s} },
 		"no-prune":    func(s session.Store) session.Store { return noPrune{s} },
 		"key-fold":    func(s session.Store) session.Store { return keyFold{s} },
+		"risk-adds":   func(s session.Store) session.Store { return riskAdds{s} },
+		"risk-all":    func(s session.Store) session.Store { return riskAll{s} },
 	} {
 		var problems []string
 		for _, c := range cases {

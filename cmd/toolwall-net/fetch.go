@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -59,31 +57,7 @@ or a network failure, 2 refused, 3 the gate asks (approve with --yes).`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(struct {
-					Text      string            `json:"text"`
-					IsError   bool              `json:"is_error"`
-					Truncated bool              `json:"truncated"`
-					Verdict   *toolwall.Verdict `json:"verdict,omitempty"`
-				}{out.Text, out.IsError, out.Truncated, out.Verdict}); err != nil {
-					return err
-				}
-			} else if out.IsError {
-				fmt.Fprintln(cmd.ErrOrStderr(), out.Text)
-			} else {
-				fmt.Fprint(cmd.OutOrStdout(), out.Text)
-			}
-			switch {
-			case out.Confirm != nil:
-				return exitError{3}
-			case out.IsError && strings.HasPrefix(out.Text, "refused by toolwall ["):
-				return exitError{2}
-			case out.IsError:
-				return exitError{1}
-			}
-			return nil
+			return printOutput(cmd, out, asJSON, false)
 		},
 	}
 	f := cmd.Flags()

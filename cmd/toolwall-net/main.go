@@ -1,15 +1,19 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/executor"
 	"github.com/toolwall/toolwall/policy"
 )
 
@@ -75,4 +79,40 @@ func openAudit(cfg *policy.Config, state string) (audit.Sink, audit.Store, error
 		return nil, nil, nil
 	}
 	return st, st, nil
+}
+
+// printOutput prints an executor's output for `toolwall fetch` and
+// `search`: the text on stdout (an error on stderr; newline adds a final
+// newline), or with asJSON the text, the flags and the verdict; and
+// returns the exit status: 0 done, 1 an HTTP or network failure, 2
+// refused, 3 the gate asks (--yes approves).
+func printOutput(cmd *cobra.Command, out *executor.Output, asJSON, newline bool) error {
+	switch {
+	case asJSON:
+		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Text      string            `json:"text"`
+			IsError   bool              `json:"is_error"`
+			Truncated bool              `json:"truncated"`
+			Verdict   *toolwall.Verdict `json:"verdict,omitempty"`
+		}{out.Text, out.IsError, out.Truncated, out.Verdict}); err != nil {
+			return err
+		}
+	case out.IsError:
+		fmt.Fprintln(cmd.ErrOrStderr(), out.Text)
+	case newline:
+		fmt.Fprintln(cmd.OutOrStdout(), out.Text)
+	default:
+		fmt.Fprint(cmd.OutOrStdout(), out.Text)
+	}
+	switch {
+	case out.Confirm != nil:
+		return exitError{3}
+	case out.IsError && strings.HasPrefix(out.Text, "refused by toolwall ["):
+		return exitError{2}
+	case out.IsError:
+		return exitError{1}
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -62,31 +61,7 @@ search not configured, 2 refused, 3 the gate asks (approve with --yes).`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(struct {
-					Text      string            `json:"text"`
-					IsError   bool              `json:"is_error"`
-					Truncated bool              `json:"truncated"`
-					Verdict   *toolwall.Verdict `json:"verdict,omitempty"`
-				}{out.Text, out.IsError, out.Truncated, out.Verdict}); err != nil {
-					return err
-				}
-			} else if out.IsError {
-				fmt.Fprintln(cmd.ErrOrStderr(), out.Text)
-			} else {
-				fmt.Fprintln(cmd.OutOrStdout(), out.Text)
-			}
-			switch {
-			case out.Confirm != nil:
-				return exitError{3}
-			case out.IsError && strings.HasPrefix(out.Text, "refused by toolwall ["):
-				return exitError{2}
-			case out.IsError:
-				return exitError{1}
-			}
-			return nil
+			return printOutput(cmd, out, asJSON, true)
 		},
 	}
 	f := cmd.Flags()

@@ -18,6 +18,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/toolwall/toolwall/internal/sqliteschema"
 )
 
 // migrations are the schema steps; migration i moves PRAGMA user_version
@@ -287,19 +289,7 @@ func migrateOnce(db *sql.DB, busy time.Duration) error {
 	if err := check(tx); err != nil {
 		return err
 	}
-	if app == 0 {
-		if _, err := tx.Exec(`PRAGMA application_id = ` + strconv.Itoa(AppID)); err != nil {
-			return err
-		}
-	}
-	for _, m := range migrations[v:] {
-		for _, stmt := range m {
-			if _, err := tx.Exec(stmt); err != nil {
-				return fmt.Errorf("migrating schema from version %d: %w", v, err)
-			}
-		}
-	}
-	if _, err := tx.Exec(`PRAGMA user_version = ` + strconv.Itoa(len(migrations))); err != nil {
+	if err := sqliteschema.Apply(tx, AppID, migrations, v); err != nil {
 		return err
 	}
 	return tx.Commit()

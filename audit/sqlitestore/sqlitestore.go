@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/audit/jsonlstore"
+	"github.com/toolwall/toolwall/internal/sqliteschema"
 )
 
 // AppID is the PRAGMA application_id of a toolwall audit database
@@ -167,17 +168,7 @@ func migrate(db *sql.DB) error {
 	case v == len(migrations):
 		return nil
 	}
-	if _, err := tx.Exec(`PRAGMA application_id = ` + strconv.Itoa(AppID)); err != nil {
-		return err
-	}
-	for _, m := range migrations[v:] {
-		for _, stmt := range m {
-			if _, err := tx.Exec(stmt); err != nil {
-				return fmt.Errorf("migrating schema from version %d: %w", v, err)
-			}
-		}
-	}
-	if _, err := tx.Exec(`PRAGMA user_version = ` + strconv.Itoa(len(migrations))); err != nil {
+	if err := sqliteschema.Apply(tx, AppID, migrations, v); err != nil {
 		return err
 	}
 	return tx.Commit()

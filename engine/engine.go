@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -369,12 +370,11 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 	if abs, err := filepath.Abs(state); err == nil && state != "" {
 		out = append(out, abs, abs+"-wal", abs+"-shm", abs+"-lost")
 	}
-	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
-		}
-		// The model helper (llm/helper) runs from this binary's directory.
-		out = append(out, exe, filepath.Join(filepath.Dir(exe), "toolwall-llm"))
+	if exe, err := executable(); err == nil {
+		// The hook client, the model helper (llm/helper) and the network
+		// commands run from this binary's directory.
+		dir := filepath.Dir(exe)
+		out = append(out, exe, filepath.Join(dir, "toolwall-hook"), filepath.Join(dir, "toolwall-llm"), filepath.Join(dir, "toolwall-net"))
 		for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
 			if filepath.IsAbs(dir) {
 				out = append(out, filepath.Join(dir, filepath.Base(exe)))
@@ -383,6 +383,19 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 	}
 	return out
 }
+
+// executable is this process's binary, symlinks resolved, found once (a
+// resident process builds an engine per call).
+var executable = sync.OnceValues(func() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return exe, nil
+})
 
 // UserHome is the user's home directory: $HOME, else the account's home
 // directory, else "" (then "~" is unknown and asked about).

@@ -312,10 +312,24 @@ func (h *Hook) recordTimeout() time.Duration {
 	return DefaultRecordTimeout
 }
 
-// read reads the payload, at most max+1 bytes, within the timeout: late
-// is set when the input is still open then (the reading goroutine is left
-// to end with the process).
+// read reads the payload: see ReadPayload; late reports ErrLate.
 func (h *Hook) read(r io.Reader, max int) (data []byte, late bool, err error) {
+	data, err = ReadPayload(r, max, h.timeout())
+	if errors.Is(err, ErrLate) {
+		return nil, true, nil
+	}
+	return data, false, err
+}
+
+// ErrLate is the error of a payload that did not end (its input stayed
+// open) within the time allowed.
+var ErrLate = errors.New("the hook payload did not arrive completely in time")
+
+// ReadPayload reads r to its end, up to max+1 bytes (so that an oversized
+// payload shows as longer than max), waiting at most timeout: then it
+// returns ErrLate (the read goes on in the background until r ends;
+// closing r ends it). Other read errors are returned with the bytes read.
+func ReadPayload(r io.Reader, max int, timeout time.Duration) ([]byte, error) {
 	type result struct {
 		data []byte
 		err  error
@@ -325,13 +339,13 @@ func (h *Hook) read(r io.Reader, max int) (data []byte, late bool, err error) {
 		d, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
 		got <- result{d, err}
 	}()
-	t := time.NewTimer(h.timeout())
+	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case res := <-got:
-		return res.data, false, res.err
+		return res.data, res.err
 	case <-t.C:
-		return nil, true, nil
+		return nil, ErrLate
 	}
 }
 

@@ -136,7 +136,7 @@ func checkHost(ctx context.Context, name string, hooks []install.Hook, o install
 		if real, err := filepath.EvalSymlinks(bin); err == nil {
 			bin = real
 		}
-		if bin != self {
+		if bin != self && bin != hookBinary(self) {
 			row.binary = "another"
 			problems = append(problems, fmt.Sprintf("%s runs %s, not this binary (%s): toolwall install %s", h.File, h.Binary, self, name))
 		}

@@ -40,13 +40,12 @@ $HOME.`,
 		// A mistyped host name in a settings file ("claude_code") must not
 		// turn into help text and exit 0, which the host reads as allow.
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := io.ReadAll(io.LimitReader(os.Stdin, host.DefaultMaxPayload+1))
+			in, err := readStdin()
 			var a host.Adapter
 			if len(args) == 1 {
 				var ok bool
 				if a, ok = hosts.Lookup(args[0]); !ok {
-					hookFail(hosts.Detect(in, os.Getenv), fmt.Sprintf("toolwall hook is misconfigured: unknown host %q (known: %s); fix the hook command in the host's settings.", args[0], strings.Join(hosts.Names(), ", ")))
-					return nil
+					return hookFail(hosts.Detect(in, os.Getenv), fmt.Sprintf("toolwall hook is misconfigured: unknown host %q (known: %s); fix the hook command in the host's settings.", args[0], strings.Join(hosts.Names(), ", ")))
 				}
 			} else {
 				a = hosts.Detect(in, os.Getenv)
@@ -63,11 +62,21 @@ $HOME.`,
 	// A flag mistake in a settings file must not turn into "allow":
 	// answer with a deny that names it.
 	h.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		in, _ := io.ReadAll(io.LimitReader(os.Stdin, host.DefaultMaxPayload))
-		hookFail(hosts.Detect(in, os.Getenv), fmt.Sprintf("toolwall hook is misconfigured (%v); fix the hook command in the host's settings.", err))
-		return nil
+		in, _ := readStdin()
+		return hookFail(hosts.Detect(in, os.Getenv), fmt.Sprintf("toolwall hook is misconfigured (%v); fix the hook command in the host's settings.", err))
 	})
 	return h
+}
+
+// stdin is where the hook reads its payload: the process's standard
+// input, or the payload a resident process read for its client.
+var stdin io.Reader = os.Stdin
+
+// readStdin reads the payload from stdin within the hook's deadline
+// (host.DefaultTimeout; host.ErrLate when the input stays open), at most
+// host.DefaultMaxPayload+1 bytes.
+func readStdin() ([]byte, error) {
+	return host.ReadPayload(stdin, host.DefaultMaxPayload, host.DefaultTimeout)
 }
 
 type errReader struct{ err error }
@@ -118,8 +127,9 @@ func hookExit(_ toolwall.Verdict, exit int) error {
 	return nil
 }
 
-// hookFail answers with a deny with reason in host a's protocol.
-func hookFail(a host.Adapter, reason string) {
+// hookFail answers with a deny with reason in host a's protocol and
+// returns the exit status as an error (nil for 0).
+func hookFail(a host.Adapter, reason string) error {
 	if a == nil {
 		a = claudecode.Adapter{}
 	}
@@ -127,6 +137,7 @@ func hookFail(a host.Adapter, reason string) {
 	fmt.Fprint(os.Stdout, r.Stdout)
 	fmt.Fprint(os.Stderr, r.Stderr)
 	if r.Exit != 0 {
-		os.Exit(r.Exit)
+		return exitError{r.Exit}
 	}
+	return nil
 }

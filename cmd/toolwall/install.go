@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -50,9 +51,24 @@ func (f *installFlags) options() (install.Options, error) {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = real
 		}
-		o.Binary = exe
+		o.Binary = hookBinary(exe)
 	}
 	return o, nil
+}
+
+// hookBinary is the binary hosts should run for toolwall at exe: the
+// toolwall-hook client beside it when there is one (it answers the same,
+// from a resident process, at about an empty program's start-up cost),
+// else exe itself.
+func hookBinary(exe string) string {
+	if runtime.GOOS != "linux" {
+		return exe
+	}
+	client := filepath.Join(filepath.Dir(exe), "toolwall-hook")
+	if st, err := os.Stat(client); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+		return client
+	}
+	return exe
 }
 
 // hostArgs checks the host names given (all: every host).

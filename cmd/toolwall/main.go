@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"github.com/spf13/cobra"
 )
 
 // exitError carries a process exit status out of a command.
@@ -27,9 +29,19 @@ func main() {
 }
 
 // run executes the CLI with args and returns the exit status: a command's
-// own status, 1 for usage and internal errors.
+// own status, 1 for usage and internal errors. A hook call (args start
+// with "hook", as every host's hook command does) builds only the hook
+// command.
 func run(args []string) int {
-	root := newRoot()
+	root := newRoot
+	if len(args) > 0 && args[0] == "hook" {
+		root = newHookRoot
+	}
+	return execute(root(), args)
+}
+
+// execute runs root with args and returns the exit status.
+func execute(root *cobra.Command, args []string) int {
 	root.SetArgs(args)
 	err := root.Execute()
 	var ee exitError

@@ -17,7 +17,26 @@ import (
 // module version from the build info is used otherwise.
 var version = ""
 
+// newRoot is the whole command tree.
 func newRoot() *cobra.Command {
+	root := newBareRoot()
+	root.AddCommand(newCheck(), newHook(), newEval(), newRun(), newVersion(), newPolicy(), newAudit(), newExplain(), newApprove(), newPrograms(), newInstall(), newUninstall(), newDoctor(), newRules(), newResident())
+	root.AddCommand(newNet()...)
+	return root
+}
+
+// newHookRoot is the tree a hook call needs: the root's flags and the
+// hook command. Building every command's flags would cost a hook call
+// about 70 µs.
+func newHookRoot() *cobra.Command {
+	root := newBareRoot()
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newHook())
+	return root
+}
+
+// newBareRoot is the root command with its persistent flags.
+func newBareRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "toolwall",
 		Short:         "Decide on an AI agent's tool calls before they run",
@@ -28,8 +47,6 @@ func newRoot() *cobra.Command {
 	}
 	root.SetVersionTemplate("toolwall {{.Version}}\n")
 	root.PersistentFlags().StringVar(&configPath, "config", "", "configuration file (default $TOOLWALL_CONFIG, else $XDG_CONFIG_HOME/toolwall/config.toml, else ~/.config/toolwall/config.toml)")
-	root.AddCommand(newCheck(), newHook(), newEval(), newRun(), newVersion(), newPolicy(), newAudit(), newExplain(), newApprove(), newPrograms(), newInstall(), newUninstall(), newDoctor(), newRules())
-	root.AddCommand(newNet()...)
 	return root
 }
 

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+
+	"github.com/toolwall/toolwall/host"
+	"github.com/toolwall/toolwall/internal/resident"
+)
+
+func newResident() *cobra.Command {
+	var idle time.Duration
+	c := &cobra.Command{
+		Use:   "resident",
+		Short: "Serve toolwall-hook's calls from a resident process (started by toolwall-hook)",
+		Long: `Listens on a per-user Unix socket for the hook calls of toolwall-hook
+and answers each one exactly as "toolwall hook" would, with the client's
+environment, directory, standard input and output. toolwall-hook starts
+it when none answers; it exits after --idle without a call, when its
+binary is replaced, or at once when another resident already serves.`,
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return serveResident(idle)
+		},
+	}
+	c.Flags().DurationVar(&idle, "idle", 30*time.Minute, "exit after this long without a call")
+	return c
+}
+
+// serveResident listens until idle passes without a call or the binary
+// is replaced. A second resident (the lock is held) returns nil at once.
+func serveResident(idle time.Duration) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if real, err := filepath.EvalSymlinks(self); err == nil {
+		self = real
+	}
+	born, err := os.Stat(self)
+	if err != nil {
+		return err
+	}
+	sock, err := resident.Socket(self, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
+		return err
+	}
+	lock, err := os.OpenFile(sock+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		return nil // another resident serves
+	}
+	_ = os.Remove(sock)
+	old := syscall.Umask(0o077)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	syscall.Umask(old)
+	if err != nil {
+		return err
+	}
+	ln.SetUnlinkOnClose(true)
+	defer ln.Close()
+	// SIGTERM or SIGINT: stop accepting, finish the calls in flight, and
+	// remove the socket.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sig)
+	go func() {
+		if _, ok := <-sig; ok {
+			ln.Close()
+		}
+	}()
+	// One processor: calls are served one at a time anyway, and waking a
+	// second thread for each handoff costs more than it gains.
+	runtime.GOMAXPROCS(1)
+	r := &residentServer{self: self, born: born}
+	for {
+		_ = ln.SetDeadline(time.Now().Add(idle))
+		conn, err := ln.AcceptUnix()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() && r.busy() {
+				continue
+			}
+			break
+		}
+		if r.stale() {
+			refuse(conn)
+			break
+		}
+		r.add(1)
+		go func() {
+			defer r.add(-1)
+			r.serve(conn)
+		}()
+	}
+	r.wait()
+	return nil
+}
+
+// residentServer runs hook calls one at a time: a call swaps the
+// process's environment, directory and standard streams for the
+// client's, so that the very code of `toolwall hook` runs unchanged.
+type residentServer struct {
+	self string
+	born os.FileInfo
+	// mu serialises calls (they take a fraction of a millisecond once
+	// the payload is read; the payload is read before taking it).
+	mu sync.Mutex
+	// inflight counts the calls being served; done is signalled by each.
+	inflight atomic.Int64
+	done     sync.WaitGroup
+}
+
+func (r *residentServer) add(d int) {
+	if d > 0 {
+		r.done.Add(d)
+	} else {
+		defer r.done.Done()
+	}
+	r.inflight.Add(int64(d))
+}
+
+func (r *residentServer) busy() bool { return r.inflight.Load() > 0 }
+
+func (r *residentServer) wait() { r.done.Wait() }
+
+// stale reports whether the binary at r.self is no longer the one this
+// process runs (replaced, rewritten or removed).
+func (r *residentServer) stale() bool {
+	st, err := os.Stat(r.self)
+	return err != nil || !os.SameFile(st, r.born) || st.Size() != r.born.Size() || !st.ModTime().Equal(r.born.ModTime())
+}
+
+// serve answers one connection: the request, its three descriptors, the
+// payload read (outside the lock), the hook run, the exit status.
+func (r *residentServer) serve(conn *net.UnixConn) {
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(resident.ReplyTimeout))
+	req, files, err := readRequest(conn)
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	if err != nil || len(files) != 3 || len(req.Args) == 0 || req.Args[0] != "hook" {
+		_, _ = conn.Write(resident.Reply(resident.Stale))
+		return
+	}
+	// Read the payload as the hook would, before taking the lock: a host
+	// that leaves its input open holds up only its own call.
+	payload, perr := host.ReadPayload(files[0], host.DefaultMaxPayload, host.DefaultTimeout)
+	var in io.Reader = bytes.NewReader(payload)
+	if perr != nil {
+		in = io.MultiReader(in, errReader{perr})
+	}
+	status := r.run(req, in, files[1], files[2])
+	_, _ = conn.Write(resident.Reply(status))
+}
+
+// refuse answers a connection with Stale, after reading its request (a
+// client whose request is cut short would take the resident for absent).
+func refuse(conn *net.UnixConn) {
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(time.Second))
+	_, files, _ := readRequest(conn)
+	for _, f := range files {
+		f.Close()
+	}
+	_, _ = conn.Write(resident.Reply(resident.Stale))
+}
+
+// run runs the hook command of req with the process's environment,
+// directory and streams swapped for the client's, and returns its exit
+// status. The swap is undone before the lock is released.
+func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os.File) (status int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	env := os.Environ()
+	dir, _ := os.Getwd()
+	oldOut, oldErr := os.Stdout, os.Stderr
+	defer func() {
+		os.Stdout, os.Stderr, stdin = oldOut, oldErr, os.Stdin
+		setEnv(env)
+		_ = os.Chdir(dir)
+		if p := recover(); p != nil {
+			// The hook recovers from panics inside the gate; one here is
+			// in the swap itself. Exit status 2 blocks in most hosts.
+			fmt.Fprintf(errOut, "toolwall resident: internal error: %v; the tool call is refused.\n", p)
+			status = 2
+		}
+	}()
+	setEnv(req.Env)
+	_ = os.Chdir(req.Dir)
+	os.Stdout, os.Stderr, stdin = out, errOut, in
+	return run(req.Args)
+}
+
+// setEnv replaces the process's environment with env, except GODEBUG
+// (setting it changes the running runtime's behaviour).
+func setEnv(env []string) {
+	os.Clearenv()
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" && k != "GODEBUG" {
+			_ = os.Setenv(k, v)
+		}
+	}
+}
+
+// readRequest reads one request and the descriptors sent with it from
+// conn, after checking that the peer runs as this user. The standard
+// input descriptor is made non-blocking so that closing it ends a read
+// still waiting on it.
+func readRequest(conn *net.UnixConn) (resident.Request, []*os.File, error) {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return resident.Request{}, nil, err
+	}
+	var cred *unix.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+	}); err != nil || cerr != nil || int(cred.Uid) != os.Getuid() {
+		return resident.Request{}, nil, errors.New("peer is not this user")
+	}
+	buf := make([]byte, 64<<10)
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	n, oobn, _, _, err := conn.ReadMsgUnix(buf, oob)
+	if err != nil {
+		return resident.Request{}, nil, err
+	}
+	var files []*os.File
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err == nil {
+		for _, m := range msgs {
+			fds, err := unix.ParseUnixRights(&m)
+			if err != nil {
+				continue
+			}
+			for i, fd := range fds {
+				if i == 0 && pollable(fd) {
+					_ = unix.SetNonblock(fd, true)
+				}
+				files = append(files, os.NewFile(uintptr(fd), fmt.Sprintf("client fd %d", i)))
+			}
+		}
+	}
+	data := buf[:n]
+	if len(data) < 8 {
+		head := make([]byte, 8-len(data))
+		if _, err := io.ReadFull(conn, head); err != nil {
+			return resident.Request{}, files, err
+		}
+		data = append(data, head...)
+	}
+	total, err := resident.FrameLen(data)
+	if err != nil {
+		return resident.Request{}, files, err
+	}
+	if total > len(data) {
+		rest := make([]byte, total-len(data))
+		if _, err := io.ReadFull(conn, rest); err != nil {
+			return resident.Request{}, files, err
+		}
+		data = append(data, rest...)
+	}
+	req, err := resident.Unmarshal(data)
+	return req, files, err
+}
+
+// pollable reports whether fd is a pipe or a socket: those are made
+// non-blocking. A terminal is not (the flag would stay on the terminal
+// after the call, and break the shell that owns it).
+func pollable(fd int) bool {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return false
+	}
+	t := st.Mode & unix.S_IFMT
+	return t == unix.S_IFIFO || t == unix.S_IFSOCK
+}

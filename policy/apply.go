@@ -156,23 +156,25 @@ func score(a toolwall.Action) float64 {
 // `toolwall hook`: a host event fed by the agent would forge what only
 // the host reports — a user's prompt (a new turn, which ages the chain
 // window and lowers the trajectory risk) or a call that ran (taken as the
-// user's approval of an asked call).
+// user's approval of an asked call). toolwall-hook, the hook client that
+// runs toolwall's commands, is read as toolwall.
 func selfApprove(in *analysis.Input, r *analysis.Report) {
 	if in.Script == nil {
 		return
 	}
 	for _, c := range in.Script.Commands {
-		if c.Name != "toolwall" && !(len(c.Args) > 0 && c.Args[0].Dynamic) {
+		tw := c.Name == "toolwall" || c.Name == "toolwall-hook"
+		if !tw && !(len(c.Args) > 0 && c.Args[0].Dynamic) {
 			continue
 		}
 		for _, w := range c.Args[1:] {
-			if w.Value == "approve" || w.Dynamic && c.Name == "toolwall" {
+			if w.Value == "approve" || w.Dynamic && tw {
 				r.Add(toolwall.Finding{Rule: RuleSelfApprove, Category: "self", Score: 0.95, Action: toolwall.Deny,
 					Reason: "Running `toolwall approve` from a tool call was refused: only the user approves an asked call, from their own terminal. Ask the user to approve it, or do the work another way."})
 				return
 			}
 		}
-		if c.Name == "toolwall" && subcommand(c.Args[1:]) == "hook" {
+		if tw && subcommand(c.Args[1:]) == "hook" {
 			r.Add(toolwall.Finding{Rule: RuleSelfApprove, Category: "self", Score: 0.95, Action: toolwall.Deny,
 				Reason: "Running `toolwall hook` from a tool call was refused: its events come from the agent host only (a prompt, a call that ran), and one fed by a tool call would forge them. Do the work another way; to test the hook, ask the user."})
 			return

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -94,7 +95,11 @@ func serveResident(idle time.Duration) error {
 	// One processor: calls are served one at a time anyway, and waking a
 	// second thread for each handoff costs more than it gains.
 	runtime.GOMAXPROCS(1)
-	r := &residentServer{self: self, born: born}
+	client := filepath.Join(filepath.Dir(self), "toolwall-hook")
+	if real, err := filepath.EvalSymlinks(client); err == nil {
+		client = real
+	}
+	r := &residentServer{self: self, client: client, born: born}
 	for {
 		_ = ln.SetDeadline(time.Now().Add(idle))
 		conn, err := ln.AcceptUnix()
@@ -123,8 +128,10 @@ func serveResident(idle time.Duration) error {
 // process's environment, directory and standard streams for the
 // client's, so that the very code of `toolwall hook` runs unchanged.
 type residentServer struct {
-	self string
-	born os.FileInfo
+	// self is this binary; client the toolwall-hook beside it, the only
+	// program whose calls are served (symlinks resolved).
+	self, client string
+	born         os.FileInfo
 	// mu serialises calls (they take a fraction of a millisecond once
 	// the payload is read; the payload is read before taking it).
 	mu sync.Mutex
@@ -158,7 +165,7 @@ func (r *residentServer) stale() bool {
 func (r *residentServer) serve(conn *net.UnixConn) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(resident.ReplyTimeout))
-	req, files, err := readRequest(conn)
+	req, files, err := readRequest(conn, r.client)
 	defer func() {
 		for _, f := range files {
 			f.Close()
@@ -184,7 +191,7 @@ func (r *residentServer) serve(conn *net.UnixConn) {
 func refuse(conn *net.UnixConn) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(time.Second))
-	_, files, _ := readRequest(conn)
+	_, files, _ := readRequest(conn, "")
 	for _, f := range files {
 		f.Close()
 	}
@@ -229,10 +236,13 @@ func setEnv(env []string) {
 }
 
 // readRequest reads one request and the descriptors sent with it from
-// conn, after checking that the peer runs as this user. The standard
-// input descriptor is made non-blocking so that closing it ends a read
-// still waiting on it.
-func readRequest(conn *net.UnixConn) (resident.Request, []*os.File, error) {
+// conn, after checking that the peer runs as this user and, unless client
+// is "", that its executable is client: another program of the user's
+// (a script an agent wrote) could otherwise feed the hook events only a
+// host may send, which `toolwall hook` from a tool call is denied for
+// (policy.self-approve). The standard input descriptor is made
+// non-blocking so that closing it ends a read still waiting on it.
+func readRequest(conn *net.UnixConn, client string) (resident.Request, []*os.File, error) {
 	raw, err := conn.SyscallConn()
 	if err != nil {
 		return resident.Request{}, nil, err
@@ -243,6 +253,11 @@ func readRequest(conn *net.UnixConn) (resident.Request, []*os.File, error) {
 		cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
 	}); err != nil || cerr != nil || int(cred.Uid) != os.Getuid() {
 		return resident.Request{}, nil, errors.New("peer is not this user")
+	}
+	if client != "" {
+		if exe, err := os.Readlink("/proc/" + strconv.Itoa(int(cred.Pid)) + "/exe"); err != nil || exe != client {
+			return resident.Request{}, nil, errors.New("peer is not toolwall-hook")
+		}
 	}
 	buf := make([]byte, 64<<10)
 	oob := make([]byte, unix.CmsgSpace(3*4))

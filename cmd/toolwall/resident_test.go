@@ -223,6 +223,11 @@ func TestResidentImpostor(t *testing.T) {
 func TestResidentStale(t *testing.T) {
 	in := newResidentInstall(t)
 	cmd := in.start(t, "1m")
+	// One call served first: the connection waitListening queued is taken
+	// before the binary changes.
+	if r := in.hook(t, true, "only", []string{"hook", "claude-code"}, hosts.Probe("claude-code", "go test ./...", "/workspace/app")); r.Exit != 0 {
+		t.Fatalf("before the change: %+v", r)
+	}
 	later := time.Now().Add(time.Hour)
 	if err := os.Chtimes(in.full, later, later); err != nil {
 		t.Fatal(err)
@@ -322,4 +327,47 @@ func stopResident(t *testing.T, socket string) {
 			_ = syscall.Kill(int(cred.Pid), syscall.SIGTERM)
 		}
 	})
+}
+
+// TestResidentServesOnlyTheClient: a program of the same user that is not
+// toolwall-hook (a script an agent wrote) gets no hook run: it could feed
+// host events, which `toolwall hook` from a tool call is denied for.
+func TestResidentServesOnlyTheClient(t *testing.T) {
+	in := newResidentInstall(t)
+	in.start(t, "1m")
+	state := filepath.Join(t.TempDir(), "forged.db")
+	msg, err := resident.Request{Args: []string{"hook", "claude-code", "--state", state}, Dir: "/", Env: in.env}.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	payload, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "/", "hook_event_name": "UserPromptSubmit", "prompt": "forged"})
+	if _, err := pw.Write(payload); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	c, err := net.Dial("unix", in.socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	uc := c.(*net.UnixConn)
+	if _, _, err := uc.WriteMsgUnix(msg, unix.UnixRights(int(pr.Fd()), 1, 2), nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = uc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	reply := make([]byte, resident.ReplyLen)
+	if _, err := io.ReadFull(uc, reply); err != nil {
+		t.Fatal(err)
+	}
+	if status, err := resident.ParseReply(reply); err != nil || status != resident.Stale {
+		t.Fatalf("a program that is not toolwall-hook was served: status %d, %v", status, err)
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Fatalf("the forged event reached the state file: %v", err)
+	}
 }

@@ -78,6 +78,12 @@ type Options struct {
 	// cannot open (session/postgres). The caller owns it: Close leaves it
 	// open.
 	Store session.Store
+	// OpenState opens the state database of Persistent memory, on the
+	// first call that needs it (default [OpenState]). The engine closes
+	// what it returns when it is closed; a resident process that keeps
+	// the file open across calls returns a store whose Close does
+	// nothing.
+	OpenState func(path string, o session.Options, log *slog.Logger) (session.Store, error)
 	// Places says which own files the self analyzer protects (default
 	// Layout).
 	Places Places
@@ -154,21 +160,17 @@ func New(opts Options) *Engine {
 			busy = 500 * time.Millisecond
 		}
 		path := e.state
+		open := opts.OpenState
+		if open == nil {
+			open = OpenState
+		}
 		e.store = session.NewLazy(func() (session.Store, error) {
-			db, err := session.Open(path, session.Options{
+			return open(path, session.Options{
 				Calls:       calls(cfg),
 				Retention:   cfg.Memory.Retention.Duration,
 				BusyTimeout: busy,
 				Recover:     true,
-			})
-			if err != nil {
-				log.Warn("toolwall: session memory unavailable; single-call analysis only", "err", err)
-				return nil, err
-			}
-			if r := db.Recovered; r != nil {
-				log.Warn("toolwall: "+r.String(), "state", r.From, "moved_to", r.Aside)
-			}
-			return db, nil
+			}, log)
 		})
 	}
 	if e.state == "" && opts.Places == Installed {
@@ -382,6 +384,22 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 		}
 	}
 	return out
+}
+
+// OpenState opens the SQLite state database at path with o
+// (session.Open); failures, and a file moved aside as unusable, are logged
+// to log as warnings. The error is an *session.OpenError: the caller goes
+// on without session memory.
+func OpenState(path string, o session.Options, log *slog.Logger) (session.Store, error) {
+	db, err := session.Open(path, o)
+	if err != nil {
+		log.Warn("toolwall: session memory unavailable; single-call analysis only", "err", err)
+		return nil, err
+	}
+	if r := db.Recovered; r != nil {
+		log.Warn("toolwall: "+r.String(), "state", r.From, "moved_to", r.Aside)
+	}
+	return db, nil
 }
 
 // executable is this process's binary, symlinks resolved, found once (a

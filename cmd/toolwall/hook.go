@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/claudecode"
 	"github.com/toolwall/toolwall/host/hosts"
+	"github.com/toolwall/toolwall/session"
 )
 
 func newHook() *cobra.Command {
@@ -68,6 +70,11 @@ $HOME.`,
 	return h
 }
 
+// openState opens the state database for the hook's engine: nil (the
+// engine's own, a fresh open per process) or, in a resident process, one
+// that keeps it open across calls.
+var openState func(string, session.Options, *slog.Logger) (session.Store, error)
+
 // stdin is where the hook reads its payload: the process's standard
 // input, or the payload a resident process read for its client.
 var stdin io.Reader = os.Stdin
@@ -106,7 +113,7 @@ func serveHook(ctx context.Context, a host.Adapter, stdin io.Reader, state strin
 	}
 	statePath, _ := engine.StatePath(state, cfg)
 	stores := engine.StoresFor(cfg, statePath)
-	e := newEngine(cfg, engine.Options{State: state, Memory: mem, Places: engine.Installed, Protect: stores.Files()})
+	e := newEngine(cfg, engine.Options{State: state, Memory: mem, Places: engine.Installed, Protect: stores.Files(), OpenState: openState})
 	defer e.Close()
 	h.Shield, h.Turns = e, e
 	if au := stores.Audit(); au != nil {

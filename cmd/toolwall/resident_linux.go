@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -20,8 +21,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
 
+	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/internal/resident"
+	"github.com/toolwall/toolwall/session"
 )
 
 func newResident() *cobra.Command {
@@ -100,6 +103,9 @@ func serveResident(idle time.Duration) error {
 		client = real
 	}
 	r := &residentServer{self: self, client: client, born: born}
+	states := &stateCache{open: map[string]*heldState{}}
+	defer states.close()
+	openState = states.get
 	for {
 		_ = ln.SetDeadline(time.Now().Add(idle))
 		conn, err := ln.AcceptUnix()
@@ -314,4 +320,67 @@ func pollable(fd int) bool {
 	}
 	t := st.Mode & unix.S_IFMT
 	return t == unix.S_IFIFO || t == unix.S_IFSOCK
+}
+
+// stateCache keeps the state databases a resident's calls use open
+// across calls: a call with risk tags then costs a query rather than an
+// open, a schema check and a WAL checkpoint at close. A database is
+// opened again when the file at its path is no longer the one held (the
+// user removed or replaced it); a failed open is not kept, so the next
+// call tries again, as a new process would.
+type stateCache struct {
+	mu   sync.Mutex
+	open map[string]*heldState
+}
+
+type heldState struct {
+	store session.Store
+	file  os.FileInfo
+}
+
+// keptOpen is a held store handed to an engine, which closes it after
+// the call: the close is left to the cache.
+type keptOpen struct{ session.Store }
+
+// Close does nothing.
+func (keptOpen) Close() error { return nil }
+
+// get is engine.Options.OpenState.
+func (c *stateCache) get(path string, o session.Options, log *slog.Logger) (session.Store, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := fmt.Sprint(path, "\x00", o.Calls, o.Refusals, o.Retention, o.PruneEvery, o.BusyTimeout, o.Recover)
+	if h := c.open[key]; h != nil {
+		if st, err := os.Stat(path); err == nil && os.SameFile(st, h.file) {
+			return keptOpen{h.store}, nil
+		}
+		closeStore(h.store)
+		delete(c.open, key)
+	}
+	s, err := engine.OpenState(path, o, log)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return s, nil // not kept: the engine closes it
+	}
+	c.open[key] = &heldState{store: s, file: st}
+	return keptOpen{s}, nil
+}
+
+// close closes every held database.
+func (c *stateCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, h := range c.open {
+		closeStore(h.store)
+		delete(c.open, k)
+	}
+}
+
+func closeStore(s session.Store) {
+	if c, ok := s.(interface{ Close() error }); ok {
+		_ = c.Close()
+	}
 }

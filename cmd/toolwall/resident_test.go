@@ -372,18 +372,71 @@ func TestResidentServesOnlyTheClient(t *testing.T) {
 	}
 	defer c.Close()
 	uc := c.(*net.UnixConn)
-	if _, _, err := uc.WriteMsgUnix(msg, unix.UnixRights(int(pr.Fd()), 1, 2), nil); err != nil {
-		t.Fatal(err)
-	}
-	_ = uc.SetReadDeadline(time.Now().Add(10 * time.Second))
-	reply := make([]byte, resident.ReplyLen)
-	if _, err := io.ReadFull(uc, reply); err != nil {
-		t.Fatal(err)
-	}
-	if status, err := resident.ParseReply(reply); err != nil || status != resident.Stale {
-		t.Fatalf("a program that is not toolwall-hook was served: status %d, %v", status, err)
+	// The resident may refuse before the request is written (the write
+	// then fails) or after (it replies Stale); it never runs the call.
+	if _, _, err := uc.WriteMsgUnix(msg, unix.UnixRights(int(pr.Fd()), 1, 2), nil); err == nil {
+		_ = uc.SetReadDeadline(time.Now().Add(10 * time.Second))
+		reply := make([]byte, resident.ReplyLen)
+		if _, err := io.ReadFull(uc, reply); err != nil {
+			t.Fatal(err)
+		}
+		if status, err := resident.ParseReply(reply); err != nil || status != resident.Stale {
+			t.Fatalf("a program that is not toolwall-hook was served: status %d, %v", status, err)
+		}
 	}
 	if _, err := os.Stat(state); !os.IsNotExist(err) {
 		t.Fatalf("the forged event reached the state file: %v", err)
 	}
+}
+
+// TestInstallWritesTheClient: install writes toolwall-hook when it is
+// beside the binary (and executable), else the binary itself.
+func TestInstallWritesTheClient(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "toolwall")
+	client := filepath.Join(dir, "toolwall-hook")
+	for _, c := range []struct {
+		mode os.FileMode // of toolwall-hook; 0: absent
+		want string
+	}{{0, exe}, {0o644, exe}, {0o755, client}} {
+		os.Remove(client)
+		if c.mode != 0 {
+			if err := os.WriteFile(client, nil, c.mode); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := hookBinary(exe); got != c.want {
+			t.Errorf("toolwall-hook mode %v: hookBinary = %s, want %s", c.mode, got, c.want)
+		}
+	}
+}
+
+// TestInstallDoctorThroughClient: in a scratch home, `toolwall install
+// claude-code` writes toolwall-hook into the settings, and `toolwall
+// doctor` finds it wired: the canary comes back denied through it.
+func TestInstallDoctorThroughClient(t *testing.T) {
+	in := newResidentInstall(t)
+	home := t.TempDir()
+	env := append(append(os.Environ(), in.env...), "HOME="+home, "PATH=/usr/bin:/bin")
+	for _, args := range [][]string{{"install", "claude-code"}, {"doctor"}} {
+		cmd := exec.Command(in.full, args...)
+		cmd.Env = env
+		cmd.Dir = home
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("toolwall %v: %v\n%s", args, err, out)
+		}
+		if args[0] == "doctor" && !strings.Contains(string(out), "denied") {
+			t.Fatalf("doctor:\n%s", out)
+		}
+	}
+	settings, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(settings), in.client+" hook claude-code") {
+		t.Fatalf("settings do not run %s:\n%s", in.client, settings)
+	}
+	in.waitListening(t) // doctor's calls started one
+	stopResident(t, in.socket)
 }

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,11 +99,16 @@ func serveResident(idle time.Duration) error {
 	// One processor: calls are served one at a time anyway, and waking a
 	// second thread for each handoff costs more than it gains.
 	runtime.GOMAXPROCS(1)
+	// Fewer collections: a call allocates a few hundred kilobytes and
+	// keeps none of it; the heap stays far below the memory limit.
+	debug.SetGCPercent(400)
 	client := filepath.Join(filepath.Dir(self), "toolwall-hook")
 	if real, err := filepath.EvalSymlinks(client); err == nil {
 		client = real
 	}
-	r := &residentServer{self: self, client: client, born: born}
+	r := &residentServer{self: self, client: client, born: born, jobs: make(chan job)}
+	go r.work()
+	defer close(r.jobs)
 	states := &stateCache{open: map[string]*heldState{}}
 	defer states.close()
 	openState = states.get
@@ -138,9 +144,11 @@ type residentServer struct {
 	// program whose calls are served (symlinks resolved).
 	self, client string
 	born         os.FileInfo
-	// mu serialises calls (they take a fraction of a millisecond once
-	// the payload is read; the payload is read before taking it).
-	mu sync.Mutex
+	// jobs is served by one long-lived worker goroutine, so calls run one
+	// at a time (a fraction of a millisecond each once the payload is
+	// read; it is read before) on a stack that has already grown: a fresh
+	// goroutine per call spent a tenth of the call growing its stack.
+	jobs chan job
 	// inflight counts the calls being served; done is signalled by each.
 	inflight atomic.Int64
 	done     sync.WaitGroup
@@ -188,8 +196,24 @@ func (r *residentServer) serve(conn *net.UnixConn) {
 	if perr != nil {
 		in = io.MultiReader(in, errReader{perr})
 	}
-	status := r.run(req, in, files[1], files[2])
-	_, _ = conn.Write(resident.Reply(status))
+	done := make(chan int, 1)
+	r.jobs <- job{req: req, in: in, out: files[1], errOut: files[2], done: done}
+	_, _ = conn.Write(resident.Reply(<-done))
+}
+
+// job is one call for the worker; its exit status goes to done.
+type job struct {
+	req         resident.Request
+	in          io.Reader
+	out, errOut *os.File
+	done        chan<- int
+}
+
+// work runs the jobs one after another until jobs is closed.
+func (r *residentServer) work() {
+	for j := range r.jobs {
+		j.done <- r.run(j.req, j.in, j.out, j.errOut)
+	}
 }
 
 // refuse answers a connection with Stale, after reading its request (a
@@ -206,10 +230,8 @@ func refuse(conn *net.UnixConn) {
 
 // run runs the hook command of req with the process's environment,
 // directory and streams swapped for the client's, and returns its exit
-// status. The swap is undone before the lock is released.
+// status. The swap is undone before it returns. Only the worker calls it.
 func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os.File) (status int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	env := os.Environ()
 	dir, _ := os.Getwd()
 	oldOut, oldErr := os.Stdout, os.Stderr

@@ -440,3 +440,35 @@ func TestInstallDoctorThroughClient(t *testing.T) {
 	in.waitListening(t) // doctor's calls started one
 	stopResident(t, in.socket)
 }
+
+// TestResidentHoldsNoHostPipe: a host that passes the hook a pipe beyond
+// the standard three (without close-on-exec) sees it end when the hook
+// ends, although the hook started a resident that lives on.
+func TestResidentHoldsNoHostPipe(t *testing.T) {
+	in := newResidentInstall(t)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	cmd := exec.Command(in.client, "hook", "claude-code")
+	cmd.Env = append(os.Environ(), in.env...)
+	cmd.Stdin = bytes.NewReader(hosts.Probe("claude-code", "go test ./...", "/workspace/app"))
+	cmd.ExtraFiles = []*os.File{pw}
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	in.waitListening(t)
+	defer stopResident(t, in.socket)
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.ReadAll(pr)
+		ended <- err
+	}()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the resident holds the host's pipe open")
+	}
+}

@@ -29,6 +29,6 @@ var rules = []analysis.Rule{
 	{ID: "creddump.history", Action: toolwall.Ask, Protects: "shell history (typed secrets) from being copied out", Example: "history -w /tmp/h.txt"},
 	{ID: "creddump.key-search", Action: toolwall.Warn, Protects: "against searches for private key files", Example: "find / -name id_rsa"},
 	{ID: "creddump.fake-prompt", Action: toolwall.Ask, Protects: "the user from fake password prompts", Example: `osascript -e 'display dialog "Password:" default answer "" with hidden answer'`},
-	{ID: "creddump.sniff", Action: toolwall.Warn, Protects: "network traffic from capture", Example: "tcpdump -i any"},
+	{ID: "creddump.sniff", Action: toolwall.Ask, Protects: "network traffic from live capture (a few packets' headers only warn)", Example: "tcpdump -i any"},
 	{ID: "defense.audit-change", Action: toolwall.Ask, Protects: "the kernel audit configuration from rules added or changed (a rule on execve logs every command with its arguments)", Example: "auditctl -a always,exit -F arch=b64 -S execve -k cmds"},
 }

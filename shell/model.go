@@ -186,6 +186,14 @@ type Command struct {
 	// Pipeline is the index of this command in its pipeline and Piped the
 	// pipeline's length (1 when not in a pipeline).
 	Pipeline, Piped int
+	// Candidates are the values a command word that is a lone $NAME (or
+	// "${NAME}") can take, when every assignment to NAME in the top-level
+	// script is a literal and one of them certainly ran before
+	// ("[ "$(uname)" = FreeBSD ] && cmd=lastlogin || cmd=lastlog; $cmd").
+	// The reader then emits the command once more per value, right after
+	// it and with the same Text, so each is judged; Args[0] stays Dynamic
+	// here. Nil otherwise.
+	Candidates []string
 
 	// offset is the byte offset of the command in the top-level source,
 	// -1 for commands of re-read text.

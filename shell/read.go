@@ -80,6 +80,9 @@ func Read(src string, opt Options) (*Script, error) {
 	}
 	f := frame{src: src, scope: newScope(nil), piped: 1, pos: &positional{}}
 	w.known = knownVars(file)
+	if !opt.Zsh {
+		w.top = file
+	}
 	w.stmts(file.Stmts, f)
 	if w.err != nil {
 		return nil, w.err
@@ -158,9 +161,15 @@ type walker struct {
 	// knownVars); call uses it to keep a command word unresolved.
 	usedVar bool
 	known   map[*syntax.Assign]bool
-	opt     Options
-	script  *Script
-	parser  *syntax.Parser
+	// top is the top-level script (nil for zsh); cands are its variables
+	// that only ever hold literal values (see candidateVars), found once
+	// (candsRead) when a command word needs them.
+	top       *syntax.File
+	cands     map[string]*candidate
+	candsRead bool
+	opt       Options
+	script    *Script
+	parser    *syntax.Parser
 	// out is where emitted commands go: Script.Commands, or a Func's
 	// Calls while a definition is walked.
 	out *[]*Command

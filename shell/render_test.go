@@ -234,6 +234,9 @@ func render(c *Command, opt Options) string {
 	if c.Stdin.Dynamic {
 		add("stdin-dyn")
 	}
+	if len(c.Candidates) > 0 {
+		add("cands=" + strings.Join(c.Candidates, ","))
+	}
 	if len(at) == 0 {
 		return b.String()
 	}

@@ -162,7 +162,9 @@ func (a *run) command(c *shell.Command) {
 	}
 	switch {
 	case c.Inv == nil:
-		if len(c.Args) > 0 {
+		// a word with candidate values is judged as each of them, by the
+		// commands the reader emits for them
+		if len(c.Args) > 0 && len(c.Candidates) == 0 {
 			a.dynamicCommand(c)
 		}
 	case prog == "find":

@@ -77,7 +77,9 @@ func diskTool(c *shell.Command) bool {
 // disk tools; shred, srm and wipe overwrite what they delete): onto a
 // block device it is denied (disk.overwrite, disk.format or
 // disk.partition by the program, c153–c168); a /dev/ path only known at
-// run time asks (disk.dynamic-device); under a system root it is tagged
+// run time asks (disk.dynamic-device), except bash's network pseudo-files
+// (/dev/tcp/HOST/PORT, /dev/udp/…), which open a connection and are never
+// a disk, whatever their dynamic part; under a system root it is tagged
 // a system write. A path written through a symbolic link made earlier in
 // the call is the path the link names. install, mv and ln replace a
 // device node rather than
@@ -105,7 +107,7 @@ func (a *run) writes(c *shell.Command, prog string) {
 		}
 		w := x.Word
 		if x.Path == "" {
-			if w.Dynamic && (strings.HasPrefix(w.Prefix, "/dev/") || tool && strings.HasPrefix("/dev/", w.Prefix)) {
+			if w.Dynamic && !netDevice(w.Prefix) && (strings.HasPrefix(w.Prefix, "/dev/") || tool && strings.HasPrefix("/dev/", w.Prefix)) {
 				a.ask("disk.dynamic-device", quote(c)+" needs confirmation: it writes to "+w.Raw+
 					", a path only known at run time, which may be a disk. Write the literal device path.")
 			}
@@ -137,6 +139,15 @@ func (a *run) writes(c *shell.Command, prog string) {
 		a.deny(rule, quote(c)+" was refused: it "+verb+" the disk device "+p+
 			", destroying the partitions and file systems on it. "+instead)
 	}
+}
+
+// netDevice reports whether prefix, the literal start of a path, is
+// inside bash's network pseudo-files /dev/tcp/ or /dev/udp/. bash opens a
+// socket for a redirection to any path under them (redir.c,
+// NETWORK_REDIRECTIONS) and never the file system; other shells find no
+// such directory. What is sent there is the network analyzers' concern.
+func netDevice(prefix string) bool {
+	return strings.HasPrefix(prefix, "/dev/tcp/") || strings.HasPrefix(prefix, "/dev/udp/")
 }
 
 // empties reports whether effect x of command c leaves a file empty:

@@ -37,6 +37,7 @@
 //	find.delete-broad-root  find -delete / -exec of a deleting command (or fd -x/-X rm) from /, home or a system root
 //	perms.recursive-on-root chmod/chown/chgrp -R on /, home or a system root (also via find -exec, find | xargs, fd -x),
 //	                        and setfacl/chattr/chcon/chflags -R there; not /usr/local
+//	perms.world-writable    ask: chmod giving others write permission (o+w, a+w, 777, 666) outside the project
 //	perms.setuid            a set-user-ID or set-group-ID bit (chmod u+s, 4755, g+s, install -m 4755); g+s on directories
 //	                        only (find … -type d) passes
 //	perms.capabilities      setcap of a capability that amounts to root (cap_setuid, cap_sys_admin, cap_dac_override, …, =ep)

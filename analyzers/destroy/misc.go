@@ -67,7 +67,9 @@ func (a *run) unbounded() {
 // --no-preserve-root or of=/dev/…, or an argument is /, home or a system
 // root: "$c -fr ~", "$(printf rm) -rf ~", "rm${IFS}-rf${IFS}~", "$cmd rm
 // -rf /tmp/x" (c097–c099, c105). A recursive-looking option alone is not
-// enough ("$PYTHON -m pytest -rf").
+// enough ("$PYTHON -m pytest -rf"). A command word whose every value is
+// written in the script (shell.Command.Candidates) is judged as each
+// value instead.
 func (a *run) dynamicCommand(c *shell.Command) {
 	looks := destructiveName(path.Base(c.Args[0].Prefix))
 	for _, w := range c.Args[1:] {

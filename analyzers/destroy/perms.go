@@ -14,8 +14,9 @@ import (
 // chflags, setcap): -R on /, home or a system root is denied (c138–c145),
 // except the user-owned prefixes (/usr/local, Homebrew's) and other users'
 // homes (chown -R bob /home/bob is a repair); chmod granting execute is
-// tagged; setuid and setgid bits and root-equivalent capabilities are
-// denied (privilege).
+// tagged; write permission for others (o+w, a+w, 777, 666) outside the
+// project asks (perms.world-writable); setuid and setgid bits and
+// root-equivalent capabilities are denied (privilege).
 func (a *run) perms(c *shell.Command, prog string) {
 	for _, x := range c.Effects {
 		if x.Kind != shell.Chmods && x.Kind != shell.Chowns {
@@ -23,6 +24,14 @@ func (a *run) perms(c *shell.Command, prog string) {
 		}
 		t, e := a.target(c, x, prog)
 		if t.dynamic {
+			if f := a.finder(c); f != nil && x.Kind == shell.Chmods && worldWritable(x.Mode) {
+				// find DIR -exec chmod 777 {} +: the files are under DIR
+				for _, s := range findStarts(f) {
+					if ft, fe := a.target(f, s, "find"); !ft.dynamic && fe == &a.env {
+						a.worldWritable(c, ft)
+					}
+				}
+			}
 			continue
 		}
 		if e == &a.env {
@@ -31,6 +40,9 @@ func (a *run) perms(c *shell.Command, prog string) {
 			}
 			if a.env.systemWrite(t.base) {
 				a.r.Tag(toolwall.TagSystemWrite, t.abs, "")
+			}
+			if x.Kind == shell.Chmods && worldWritable(x.Mode) {
+				a.worldWritable(c, t)
 			}
 		}
 		if !x.Recursive {
@@ -43,6 +55,32 @@ func (a *run) perms(c *shell.Command, prog string) {
 		}
 	}
 	a.setuid(c, prog)
+}
+
+// worldWritable asks about write permission for every user on t when t
+// is outside the project (perms.world-writable).
+func (a *run) worldWritable(c *shell.Command, t target) {
+	if a.env.project != "" && under(t.base, a.env.project) {
+		return
+	}
+	a.ask("perms.world-writable", quote(c)+" needs confirmation: it lets every user of the machine write to "+t.abs+
+		", outside the project, so anyone can change or replace what is there and what runs from it. "+
+		"Give write permission to the owner or the group only (u+w, g+w, 755, 664), or ask the user.")
+}
+
+// finder returns the find whose files c is handed: through -exec (c's
+// parent, or an ancestor through sh -c) or find … | xargs c; nil for
+// none.
+func (a *run) finder(c *shell.Command) *shell.Command {
+	if f := a.fedByFind(c); f != nil {
+		return f
+	}
+	for p := c.Parent; p != nil; p = p.Parent {
+		if progName(p) == "find" {
+			return p
+		}
+	}
+	return nil
 }
 
 // permWhat names what a permission tool changes, for a reason.
@@ -200,12 +238,7 @@ func rootCapability(text string) string {
 // dirsOnly reports whether the files a chmod works on come from a find
 // that only yields directories (-type d), through -exec or xargs.
 func (a *run) dirsOnly(c *shell.Command) bool {
-	f := a.fedByFind(c)
-	for p := c.Parent; f == nil && p != nil; p = p.Parent {
-		if progName(p) == "find" {
-			f = p
-		}
-	}
+	f := a.finder(c)
 	if f == nil || f.Inv == nil {
 		return false
 	}
@@ -221,6 +254,47 @@ func (a *run) dirsOnly(c *shell.Command) bool {
 // (Homebrew's prefixes): chown -R of them is routine, not a broken system.
 func userPrefix(p string) bool {
 	return under(p, "/usr/local") || under(p, "/opt/homebrew") || under(p, "/home/linuxbrew")
+}
+
+// worldWritable reports whether a chmod mode gives write permission to
+// others: an octal mode whose last digit has 2 (777, 666, 0002), or a
+// symbolic clause for o or a adding or setting w (o+w, a+rw, a=rwx). A
+// clause without who (+w) is masked by the umask and does not count, and
+// neither does a mode that sets the sticky bit (1777, +t): a shared
+// directory like /tmp, where nobody may remove or rename another user's
+// entries.
+func worldWritable(mode string) bool {
+	if mode == "" {
+		return false
+	}
+	if strings.Trim(mode, "01234567") == "" {
+		sticky := len(mode) >= 4 && (mode[len(mode)-4]-'0')&1 != 0
+		return !sticky && (mode[len(mode)-1]-'0')&2 != 0
+	}
+	if strings.Contains(mode, "t") && !strings.Contains(mode, "-t") {
+		return false
+	}
+	for clause := range strings.SplitSeq(mode, ",") {
+		rest := strings.TrimLeft(clause, "ugoa")
+		who := clause[:len(clause)-len(rest)]
+		if !strings.ContainsAny(who, "oa") {
+			continue
+		}
+		adding := false
+		for i := 0; i < len(rest); i++ {
+			switch rest[i] {
+			case '+', '=':
+				adding = true
+			case '-':
+				adding = false
+			case 'w':
+				if adding {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // grantsExec reports whether a chmod mode gives execute permission to

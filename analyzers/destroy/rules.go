@@ -28,6 +28,7 @@ var rules = []analysis.Rule{
 	{ID: "disk.dynamic-device", Action: toolwall.Ask, Protects: "against a disk write whose device is only known at run time", Example: "dd if=img of=$DEV"},
 	{ID: "rm.system-file", Action: toolwall.Ask, Protects: "system configuration files (/etc, /usr/local/etc, /var/spool, /var/mail) deleted or emptied one by one", Example: "rm -f /etc/hosts"},
 	{ID: "fork-bomb.unbounded", Action: toolwall.Ask, Protects: "the machine from a command that starts as many processes as it can (xargs -P 0, parallel -j 0)", Example: "yes | xargs -P0 -n1 true"},
+	{ID: "perms.world-writable", Action: toolwall.Ask, Protects: "files and directories outside the project from write permission for every user (o+w, a+w, 777, 666)", Example: "chmod a+w /srv/app"},
 	{ID: "perms.setuid", Action: toolwall.Deny, Protects: "against setuid and setgid bits, which run a program with its owner's (often root's) privileges", Example: "chmod u+s /bin/bash"},
 	{ID: "perms.capabilities", Action: toolwall.Deny, Protects: "against file capabilities that give a program root's power (cap_setuid, cap_sys_admin, …)", Example: "setcap cap_setuid=ep /tmp/x"},
 }

@@ -176,7 +176,9 @@ func (k *checker) dispatch(c *shell.Command) {
 		x.name = p.Root().Name
 	}
 	if c.Args[0].Dynamic {
-		k.dynamicProgram(x)
+		if len(c.Candidates) == 0 { // else each value is judged as its own command
+			k.dynamicProgram(x)
+		}
 		return
 	}
 	if strings.HasPrefix(c.Args[0].Value, "/etc/init.d/") || strings.HasPrefix(c.Args[0].Value, "/etc/rc.d/") {

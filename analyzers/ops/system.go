@@ -501,7 +501,7 @@ func (k *checker) historyBuiltin(x cmdCtx) {
 }
 
 // histVars: unset HISTFILE, export HISTFILE=/dev/null, HISTSIZE=0,
-// set +o history. These builtins are not in the catalog: their words are
+// HISTCONTROL=ignorespace, HISTIGNORE='*', set +o history. These builtins are not in the catalog: their words are
 // operands as written.
 func (k *checker) histVars(x cmdCtx) {
 	ops := x.operands()
@@ -527,7 +527,11 @@ func (k *checker) histVars(x cmdCtx) {
 	}
 }
 
-// histAssign reports an assignment that switches history saving off.
+// histAssign reports an assignment that switches history saving off or
+// keeps commands out of it: HISTFILE empty or /dev/null, a size of 0,
+// HISTCONTROL with ignorespace or ignoreboth (a command starting with a
+// blank is not recorded), any HISTIGNORE pattern (commands matching it
+// are not recorded; bash(1), HISTCONTROL and HISTIGNORE).
 func histAssign(a string) bool {
 	n, v, ok := strings.Cut(a, "=")
 	if !ok {
@@ -538,6 +542,14 @@ func histAssign(a string) bool {
 		return v == "" || v == "/dev/null"
 	case "HISTSIZE", "HISTFILESIZE", "SAVEHIST":
 		return v == "0"
+	case "HISTCONTROL":
+		for _, o := range strings.Split(v, ":") {
+			if o == "ignorespace" || o == "ignoreboth" {
+				return true
+			}
+		}
+	case "HISTIGNORE":
+		return v != ""
 	}
 	return false
 }

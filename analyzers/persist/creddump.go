@@ -2,6 +2,7 @@ package persist
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/toolwall/toolwall"
@@ -446,6 +447,9 @@ func (k *checker) locate(c *shell.Command) {
 // and cookies sent in clear text among it. Reading a saved capture (-r,
 // tcpdump -V, tcpflow -l, ngrep -I) without an interface passes, and so
 // do listing interfaces, data-link or time-stamp types, help and version.
+// A few packets' headers printed to the terminal (tcpdump -c 5 -n -i
+// eth0, see headerCapture) is troubleshooting: it warns, and is still
+// tagged a credential source for the chains.
 func (k *checker) sniff(c *shell.Command) {
 	if helpOnly(c) || has(c, "list-interfaces", "list-data-links", "list-time-stamp-types") || len(c.Args) == 2 && c.Args[1].Value == "-v" {
 		return
@@ -454,8 +458,49 @@ func (k *checker) sniff(c *shell.Command) {
 		return
 	}
 	k.r.Tag(toolwall.TagCredential, "", "network-capture")
+	if headerCapture(c) {
+		k.warn(quote(c), RuleSniff, catCredDump, "it prints the headers of a few live packets, where the first line of a clear-text protocol (FTP, HTTP) can show",
+			"Filter the capture to your own service's port, and add -q to tcpdump to leave protocol lines out")
+		return
+	}
 	k.askShown(c, RuleSniff, catCredDump, "it captures live network traffic, which carries other programs' and users' passwords, tokens and cookies",
 		"To debug your own service, log its requests instead, or ask the user to run the capture and read the saved file with -r")
+}
+
+// maxHeaderPackets is the largest packet count (-c) of a live capture
+// judged as troubleshooting rather than collection.
+const maxHeaderPackets = 100
+
+// headerCapture reports a live capture that is network troubleshooting
+// rather than credential collection: tcpdump or tshark printing one line
+// of headers per packet to the terminal, stopped after at most
+// maxHeaderPackets packets (-c), saving nothing (no -w) and printing no
+// payload or dissected fields (tcpdump -A -x -X -xx -XX; tshark -x -V -T
+// -e -O -z --export-objects).
+func headerCapture(c *shell.Command) bool {
+	switch c.Inv.Program().Root().Name {
+	case "tcpdump":
+		if has(c, "write-file", "payload") {
+			return false
+		}
+	case "tshark":
+		if c.Name != "tshark" || has(c, "write-file", "payload", "format", "field", "detail", "statistics", "export-objects") {
+			return false // dumpcap saves, termshark shows every byte
+		}
+	default:
+		return false
+	}
+	counts := values(c, "count")
+	if len(counts) == 0 {
+		return false
+	}
+	for _, w := range counts {
+		n, err := strconv.Atoi(w.Value)
+		if w.Dynamic || err != nil || n < 1 || n > maxHeaderPackets {
+			return false
+		}
+	}
+	return true
 }
 
 // intercept: active interception tools (ARP spoofing, poisoning) ask.

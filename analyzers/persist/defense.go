@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
@@ -289,22 +290,31 @@ func (k *checker) tmutil(c *shell.Command) {
 
 // chattr +i/-i/+a/-a (chflags schg/noschg/uchg/nouchg, their
 // simmutable/uimmutable and append spellings) on a system, persistence
-// or startup file.
+// or startup file; and the flag set (chattr +i/+a/=i, chflags without
+// "no") on any file outside the project: only root can clear it, and a
+// BSD or macOS system flag (schg, sappnd) not even root until a reboot
+// into single-user mode (chflags(1)), so the file resists change and
+// removal.
 func (k *checker) chattr(c *shell.Command) {
 	var targets []shell.Word
-	flip := false
+	flip, set := false, false
 	if rootName(c) == "chattr" {
 		// chattr's attribute changes are options to the catalog (+i,
 		// -ia, named attr); "=ia" is an operand.
 		for _, o := range c.Inv.Opts {
 			if o.Name == "attr" {
 				a := strings.TrimLeft(o.Spelling, "+-")
-				flip = flip || a == "i" || a == "a"
+				if strings.ContainsAny(a, "ia") {
+					flip = true
+					set = set || strings.HasPrefix(o.Spelling, "+")
+				}
 			}
 		}
 		for _, w := range operands(c) {
 			if v := w.Value; len(v) > 1 && v[0] == '=' {
-				flip = flip || strings.ContainsAny(v[1:], "ia")
+				if strings.ContainsAny(v[1:], "ia") {
+					flip, set = true, true
+				}
 				continue
 			}
 			targets = append(targets, w)
@@ -315,10 +325,11 @@ func (k *checker) chattr(c *shell.Command) {
 			return
 		}
 		for _, f := range strings.Split(strings.ToLower(ops[0].Value), ",") {
-			f = strings.TrimPrefix(f, "no")
-			switch f {
+			bare := strings.TrimPrefix(f, "no")
+			switch bare {
 			case "schg", "schange", "simmutable", "uchg", "uchange", "uimmutable", "sappnd", "sappend", "uappnd", "uappend":
 				flip = true
+				set = set || bare == f
 			}
 		}
 		targets = ops[1:]
@@ -337,6 +348,11 @@ func (k *checker) chattr(c *shell.Command) {
 		if j := judgePath(p, k.home, k.proj); j.level > levelNone || isLog(p) {
 			k.ask(quote(c), RuleImmutable, catDefense, "it changes the immutable or append-only flag of "+p+"; that locks a planted file in place or unlocks a protected one for editing",
 				"Leave file attributes of system and startup files alone, or ask the user")
+			return
+		}
+		if set && !c.Remote && !paths.Under(p, k.proj) {
+			k.ask(quote(c), RuleImmutable, catDefense, "it makes "+p+", outside the project, immutable or append-only; only root can undo that (a BSD or macOS system flag not even root until a reboot), and the file then resists change and removal",
+				"Lock only files of the project, or ask the user")
 			return
 		}
 	}

@@ -69,7 +69,8 @@
 //     com.apple.quarantine);
 //     backup-delete (tmutil disable/delete);
 //     immutable (chattr ±i/±a, chflags schg on system and startup
-//     files); timestomp (warn: touch -r/-t/-d on them); log-tamper
+//     files; the flag set, chattr +i/+a or chflags schg/uchg, on any
+//     file outside the project); timestomp (warn: touch -r/-t/-d on them); log-tamper
 //     (truncating, deleting, shredding or editing /var/log, /var/audit,
 //     wtmp, the mail spools; journalctl --vacuum-*; find /var/log -delete; log erase; ufw
 //     logging off); shell-hook (trap … DEBUG; PROMPT_COMMAND and PS0–PS4
@@ -87,9 +88,11 @@
 //     over /, a home, /home, /etc…); history (grepping shell history for
 //     passwords, copying it, history -w elsewhere); key-search (warn:
 //     find / -name id_rsa, locate; ask when find -exec copies or prints
-//     each key); fake-prompt (osascript password dialogs); sniff (warn:
-//     tcpdump, tshark, tcpflow, ngrep, dumpcap; ask: ettercap,
-//     bettercap, arpspoof, responder).
+//     each key); fake-prompt (osascript password dialogs); sniff (ask:
+//     live capture with tcpdump, tshark, tcpflow, ngrep, dumpcap,
+//     termshark, and ettercap, bettercap, arpspoof, responder; warn:
+//     tcpdump or tshark printing the headers of at most 100 packets
+//     (-c) to the terminal, nothing saved, no payload or fields).
 //
 // Every program is read through its catalog entry (package programs):
 // the analyzer asks its invocation for canonical option names and

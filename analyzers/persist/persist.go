@@ -112,8 +112,10 @@ const (
 	RulePrompt = "creddump.fake-prompt"
 	// RuleSniff (ask, 0.6): capturing live network traffic (tcpdump,
 	// tshark, dumpcap, termshark, tcpflow, ngrep; reading a saved capture
-	// passes) and active interception (ettercap, bettercap, arpspoof,
-	// responder; mitmdump in transparent mode is not included).
+	// passes; warn, 0.45, for tcpdump or tshark printing the headers of
+	// at most 100 packets, -c, with nothing saved and no payload) and
+	// active interception (ettercap, bettercap, arpspoof, responder;
+	// mitmdump in transparent mode is not included).
 	RuleSniff = "creddump.sniff"
 )
 

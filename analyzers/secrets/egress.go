@@ -89,6 +89,7 @@ func (s *state) egress(c *shell.Command) {
 	}
 	s.tokens(c, sk)
 	s.dnsData(c, sk)
+	s.insecureUpload(c, sk)
 	done := map[string]bool{}
 	for _, x := range sent {
 		if done[x.id()] {
@@ -109,6 +110,37 @@ func (s *state) egress(c *shell.Command) {
 		}, fmt.Sprint(s.index[c]))
 		s.tag(toolwall.TagEgress, "", "drop")
 	}
+}
+
+// insecureUpload asks when c sends a body, a file or its standard input
+// with certificate verification off (curl -k, wget
+// --no-check-certificate) to a host that is neither this machine nor on
+// a private network (RuleInsecureUpload). Loopback and private
+// development hosts with self-signed certificates are ordinary.
+func (s *state) insecureUpload(c *shell.Command, sk sink) {
+	v := c.Inv
+	if v == nil || v.Parsed == nil || !v.Has("insecure") {
+		return
+	}
+	if !sk.stdin && len(sk.files) == 0 && !v.Has("data", "form", "upload-file", "body-file") {
+		return
+	}
+	var far []dest
+	for _, d := range sk.dests {
+		if d.host == "" || d.network == places.Public || d.network == places.Reserved {
+			far = append(far, d)
+		}
+	}
+	if len(far) == 0 {
+		return
+	}
+	s.add(toolwall.Finding{
+		Rule: RuleInsecureUpload, Action: toolwall.Ask,
+		Reason: fmt.Sprintf("Sending data to %s with certificate checks off was stopped for a human: anyone on the "+
+			"path can read or change it. Drop -k/--insecure/--no-check-certificate and trust the server's CA "+
+			"(--cacert), or ask the user. Command: `%s`", destNames(far), quote(c)),
+	}, fmt.Sprint(s.index[c]))
+	s.tag(toolwall.TagEgress, "", "insecure upload")
 }
 
 // writerOf returns the command whose >(…) argument c runs in: c reads

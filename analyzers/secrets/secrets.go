@@ -42,6 +42,12 @@ const (
 	// ([places.Drop]), or handed to a peer-to-peer file sender (wormhole,
 	// croc).
 	RuleDrop = "secrets.drop"
+	// RuleInsecureUpload (ask): a request body, a file or standard input
+	// is sent to a host outside this machine and its private networks
+	// with TLS certificate verification off (curl -k/--insecure, wget
+	// --no-check-certificate): anyone on the path can read or change it,
+	// and a self-signed server is what an attacker's collector looks like.
+	RuleInsecureUpload = "secrets.insecure-upload"
 	// RuleDeleteAuth (deny; ask when the path is only partly known): a
 	// [places.Protected] file is deleted, truncated or overwritten.
 	RuleDeleteAuth = "secrets.delete-auth"

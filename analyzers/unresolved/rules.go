@@ -7,5 +7,5 @@ import (
 
 // rules are the rule ids the unresolved analyzer reports.
 var rules = []analysis.Rule{
-	{ID: RuleCommand, Action: toolwall.Ask, Protects: "against a program only known at run time", Example: "$CMD -rf ~"},
+	{ID: RuleCommand, Action: toolwall.Ask, Protects: "against a program only known at run time, or privilege raised through a variable", Example: "$CMD -rf ~"},
 }

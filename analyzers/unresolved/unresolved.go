@@ -3,9 +3,11 @@ package unresolved
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/programs"
 )
 
 // Rule ids.
@@ -35,6 +37,16 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 		w := c.Args[0]
 		var why string
 		switch {
+		case len(c.Candidates) > 0:
+			// the reader emitted the command once per value; the other
+			// analyzers judge each. Raising privilege through a name
+			// kept out of sight is the exception.
+			if p := privileged(c.Candidates); p != "" {
+				r.Add(toolwall.Finding{Rule: RuleCommand, Category: "unresolved", Score: 0.6, Action: toolwall.Ask,
+					Reason: fmt.Sprintf("%s needs confirmation: its program comes from a variable that can be %s, which raises privilege where a reader of the command does not see it. Write %s out literally if the command needs it.", c.Shown(), p, p)})
+				return
+			}
+			continue
 		case w.Dynamic:
 			why = "its program comes from a variable, an array or a command substitution"
 		case w.Glob:
@@ -46,4 +58,17 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 			Reason: fmt.Sprintf("%s needs confirmation: %s, so toolwall cannot tell what it would run. Write the program's name out literally.", c.Shown(), why)})
 		return
 	}
+}
+
+// privileged returns the first of a command word's candidate values that
+// names a program the catalog marks privileged (sudo, doas, pkexec, …),
+// or "".
+func privileged(values []string) string {
+	for _, v := range values {
+		name := v[strings.LastIndexByte(v, '/')+1:]
+		if p := programs.Lookup(name); p != nil && p.Privileged {
+			return v
+		}
+	}
+	return ""
 }

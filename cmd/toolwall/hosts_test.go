@@ -19,7 +19,14 @@ import (
 // stderr and the exit status.
 func runHost(t *testing.T, env []string, args []string, payload []byte) host.Response {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	return runProgram(t, bin, env, args, payload)
+}
+
+// runProgram runs name with args, the test's environment plus env, and
+// payload on stdin; it returns stdout, stderr and the exit status.
+func runProgram(t *testing.T, name string, env []string, args []string, payload []byte) host.Response {
+	t.Helper()
+	cmd := exec.Command(name, args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = bytes.NewReader(payload)
 	var stdout, stderr bytes.Buffer

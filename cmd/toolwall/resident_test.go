@@ -69,20 +69,7 @@ func (in *residentInstall) hook(t *testing.T, client bool, mode string, args []s
 	if client {
 		name = in.client
 	}
-	cmd := exec.Command(name, args...)
-	cmd.Env = append(os.Environ(), in.env...)
-	cmd.Env = append(cmd.Env, "TOOLWALL_RESIDENT="+mode)
-	cmd.Stdin = bytes.NewReader(payload)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := host.Response{Stdout: stdout.String(), Stderr: stderr.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.Exit = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return runProgram(t, name, append(in.env, "TOOLWALL_RESIDENT="+mode), args, payload)
 }
 
 // start runs `toolwall resident` and waits until it listens; the test's

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -100,7 +101,7 @@ func newVersion() *cobra.Command {
 
 // versionString is the version set at link time, else the module's from
 // the build info, else "(devel)".
-func versionString() string {
+var versionString = sync.OnceValue(func() string {
 	v := version
 	if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
 		v = bi.Main.Version
@@ -109,4 +110,4 @@ func versionString() string {
 		v = "(devel)"
 	}
 	return v
-}
+})

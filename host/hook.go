@@ -96,6 +96,12 @@ type Hook struct {
 	// Approvals, when set, allows an asked call a human approved before
 	// in the same session and directory.
 	Approvals Approver
+	// Later, when set, is handed the audit writes (a decision's record, a
+	// call's outcome), which the answer does not wait for, to run once
+	// the answer is out; a resident process replies first and writes
+	// then, before its next call. Nil writes them at once. Everything
+	// else — session memory, approvals — is written before the answer.
+	Later func(func())
 }
 
 func (h *Hook) logger() *slog.Logger {
@@ -424,9 +430,23 @@ func (h *Hook) record(ctx context.Context, id string, call toolwall.Call, v tool
 	if h.Audit == nil {
 		return
 	}
-	if err := h.Audit.Record(ctx, audit.New(id, "hook:"+h.Adapter.Name(), call, v, start, time.Since(start))); err != nil {
-		h.logger().Error("toolwall hook: cannot write the audit record", "decision", id, "err", err)
+	rec := audit.New(id, "hook:"+h.Adapter.Name(), call, v, start, time.Since(start))
+	h.audit(ctx, func(ctx context.Context) {
+		if err := h.Audit.Record(ctx, rec); err != nil {
+			h.logger().Error("toolwall hook: cannot write the audit record", "decision", id, "err", err)
+		}
+	})
+}
+
+// audit runs write now, or hands it to Later with ctx's values and
+// without its cancellation (the call it belongs to has ended by then).
+func (h *Hook) audit(ctx context.Context, write func(context.Context)) {
+	if h.Later == nil {
+		write(ctx)
+		return
 	}
+	ctx = context.WithoutCancel(ctx)
+	h.Later(func() { write(ctx) })
 }
 
 // outcome attaches what happened to the call to its decision's record,
@@ -443,9 +463,11 @@ func (h *Hook) outcome(ctx context.Context, req Request, call toolwall.Call, ok 
 	}
 	o := req.Outcome
 	o.Success = ok
-	if err := h.Audit.CallOutcome(ctx, call.Session, call.ID, audit.RedactOutcome(o)); err != nil {
-		h.logger().Warn("toolwall hook: cannot attach the outcome", "err", err)
-	}
+	h.audit(ctx, func(ctx context.Context) {
+		if err := h.Audit.CallOutcome(ctx, call.Session, call.ID, audit.RedactOutcome(o)); err != nil {
+			h.logger().Warn("toolwall hook: cannot attach the outcome", "err", err)
+		}
+	})
 }
 
 // encode turns a verdict into the host's answer: allow and warn allow; an

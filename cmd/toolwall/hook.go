@@ -75,6 +75,10 @@ $HOME.`,
 // that keeps it open across calls.
 var openState func(string, session.Options, *slog.Logger) (session.Store, error)
 
+// later receives the hook's audit writes in a resident process, which
+// runs them after replying (host.Hook.Later); nil writes them at once.
+var later func(func())
+
 // stdin is where the hook reads its payload: the process's standard
 // input, or the payload a resident process read for its client.
 var stdin io.Reader = os.Stdin
@@ -95,7 +99,7 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 // file shared by every hook process; if it cannot be opened, single-call
 // analysis goes on and verdicts say chain memory is off.
 func serveHook(ctx context.Context, a host.Adapter, stdin io.Reader, state string, noState bool) error {
-	h := &host.Hook{Adapter: a, Home: engine.UserHome(), Logger: logger()}
+	h := &host.Hook{Adapter: a, Home: engine.UserHome(), Logger: logger(), Later: later}
 	if env := a.ProjectEnv(); env != "" {
 		h.ProjectDir = os.Getenv(env)
 	}
@@ -117,7 +121,11 @@ func serveHook(ctx context.Context, a host.Adapter, stdin io.Reader, state strin
 	defer e.Close()
 	h.Shield, h.Turns = e, e
 	if au := stores.Audit(); au != nil {
-		defer au.Close()
+		if later != nil {
+			defer later(func() { au.Close() })
+		} else {
+			defer au.Close()
+		}
 		h.Audit = au
 	}
 	if ap := stores.Approvals(); ap != nil {

@@ -210,10 +210,23 @@ type job struct {
 }
 
 // work runs the jobs one after another until jobs is closed.
+// The audit writes a call handed over (host.Hook.Later) run after its
+// reply, before the next call.
 func (r *residentServer) work() {
 	for j := range r.jobs {
-		j.done <- r.run(j.req, j.in, j.out, j.errOut)
+		status, after := r.run(j.req, j.in, j.out, j.errOut)
+		j.done <- status
+		for _, f := range after {
+			runAfter(f)
+		}
 	}
+}
+
+// runAfter runs f; a panic in it is dropped (the call was answered; its
+// audit write is lost, as a crashed process would lose it).
+func runAfter(f func()) {
+	defer func() { _ = recover() }()
+	f()
 }
 
 // refuse answers a connection with Stale, after reading its request (a
@@ -230,13 +243,14 @@ func refuse(conn *net.UnixConn) {
 
 // run runs the hook command of req with the process's environment,
 // directory and streams swapped for the client's, and returns its exit
-// status. The swap is undone before it returns. Only the worker calls it.
-func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os.File) (status int) {
+// status, and the audit writes to run after the reply. The swap is undone
+// before it returns. Only the worker calls it.
+func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os.File) (status int, after []func()) {
 	env := os.Environ()
 	dir, _ := os.Getwd()
 	oldOut, oldErr := os.Stdout, os.Stderr
 	defer func() {
-		os.Stdout, os.Stderr, stdin = oldOut, oldErr, os.Stdin
+		os.Stdout, os.Stderr, stdin, later = oldOut, oldErr, os.Stdin, nil
 		setEnv(env)
 		_ = os.Chdir(dir)
 		if p := recover(); p != nil {
@@ -249,7 +263,9 @@ func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os
 	setEnv(req.Env)
 	_ = os.Chdir(req.Dir)
 	os.Stdout, os.Stderr, stdin = out, errOut, in
-	return run(req.Args)
+	later = func(f func()) { after = append(after, f) }
+	status = run(req.Args)
+	return status, after
 }
 
 // setEnv replaces the process's environment with env, except GODEBUG

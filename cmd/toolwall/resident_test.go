@@ -171,6 +171,20 @@ func TestResidentSession(t *testing.T) {
 		if got.Action != toolwall.Deny || !strings.Contains(got.Reason, "chain.download-execute") {
 			t.Fatalf("%s: ./run.sh after download and chmod, judged by the binary: %+v", session, got)
 		}
+		// The resident writes its audit records after replying, before its
+		// next call: the two it decided are there, with their outcomes.
+		in.hook(t, true, "only", args, hosts.Probe("claude-code", "true", "/workspace/app"))
+		r := runProgram(t, in.full, in.env, []string{"audit", "--session", session, "--json"}, nil)
+		var recs []map[string]any
+		for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+			var rec map[string]any
+			if json.Unmarshal([]byte(line), &rec) == nil {
+				recs = append(recs, rec)
+			}
+		}
+		if len(recs) != 3 || recs[0]["outcome"] == nil || recs[1]["outcome"] == nil {
+			t.Fatalf("%s: audit records %s (%s)", session, r.Stdout, r.Stderr)
+		}
 		for _, f := range []string{state, state + "-wal", state + "-shm"} {
 			if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
 				t.Fatal(err)

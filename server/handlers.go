@@ -305,7 +305,18 @@ func (s *Server) decideAll(ctx context.Context, tenant string, reqs []api.Call) 
 	}
 	start := time.Now()
 	cur := s.current.Load()
-	verdicts := s.evaluate(ctx, cur, calls)
+	vctx, v := s.withView(ctx, calls)
+	verdicts := s.evaluate(vctx, cur, calls)
+	if v != nil {
+		// The calls staged for /v1/record, in one write before the
+		// answer; staging is best effort, as in the gate (a call not
+		// staged is analyzed again when it is recorded).
+		fctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+		if err := s.store.note(fctx, "stage", v.flush(fctx)); err != nil {
+			s.log.Warn("toolwall serve: cannot stage calls; chain memory may miss them", "calls", len(calls), "err", err)
+		}
+		cancel()
+	}
 	_, discard := s.audit.(audit.Discard)
 	out := make([]api.Decision, len(calls))
 	for i, call := range calls {
@@ -393,8 +404,27 @@ func (s *Server) recordAll(ctx context.Context, tenant string, reqs []api.Record
 	}
 	ctx, slot := withSlot(ctx)
 	eng := s.Engine()
-	for i, req := range reqs {
-		eng.RecordInvocation(ctx, calls[i], *req.Outcome.Success)
+	ctx, v := s.withView(ctx, calls)
+	for _, round := range rounds(calls) {
+		if v != nil {
+			// The round's commits in one write; the gate's Commit of each
+			// call is then answered from it.
+			var ids, keys []string
+			var ok []bool
+			for _, i := range round {
+				if calls[i].Session != "" && calls[i].ID != "" {
+					ids, keys, ok = append(ids, calls[i].Session), append(keys, calls[i].ID), append(ok, *reqs[i].Outcome.Success)
+				}
+			}
+			if len(ids) > 0 {
+				v.commitAll(ctx, ids, keys, ok)
+			}
+		}
+		for _, i := range round {
+			eng.RecordInvocation(ctx, calls[i], *reqs[i].Outcome.Success)
+		}
+	}
+	for _, req := range reqs {
 		if req.DecisionID == "" {
 			continue
 		}
@@ -473,6 +503,27 @@ func (s *Server) approver(r *http.Request) (string, bool) {
 	}
 	tenant, ok := s.approvers[sha256.Sum256([]byte(strings.TrimSpace(token)))]
 	return tenant, ok
+}
+
+// rounds splits the indices of calls into rounds that keep each
+// session's calls in order: round r holds the r-th call of every
+// session (calls without a session all go in the first), so a round
+// never holds two calls of one session.
+func rounds(calls []toolwall.Call) [][]int {
+	var out [][]int
+	n := map[string]int{}
+	for i, c := range calls {
+		r := 0
+		if c.Session != "" {
+			r = n[c.Session]
+			n[c.Session]++
+		}
+		if r == len(out) {
+			out = append(out, nil)
+		}
+		out[r] = append(out[r], i)
+	}
+	return out
 }
 
 // turn answers POST /v1/turn.

@@ -364,9 +364,9 @@ func TestLoad(t *testing.T) {
 		cache int
 		it    iteration
 	}{
-		{"memory/single-call", 0, singleCall(wl)},
+		{"memory/single-call/one-per-request", 0, singleCall(wl)},
 		{"memory/single-call/batch", 0, batched(wl, n)},
-		{"memory/single-call/batch/no-cache", -1, batched(wl, n)},
+		{"memory/single-call/batch-no-cache", -1, batched(wl, n)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := start(t, server.Options{CacheSize: c.cache})
@@ -396,7 +396,7 @@ func TestLoad(t *testing.T) {
 		}},
 	}
 	for _, st := range stores {
-		for _, mode := range []string{"chains", "chains/batch"} {
+		for _, mode := range []string{"chains/one-per-request", "chains/batch"} {
 			t.Run(st.name+"/"+mode, func(t *testing.T) {
 				store := st.open(t)
 				defer store.Close()

@@ -166,6 +166,26 @@ func TestBatchMatchesSingle(t *testing.T) {
 			t.Errorf("CommitMany %s/%s = %v, Commit = %v", cids[i], ckeys[i], found[i], want)
 		}
 	}
+	// A second round fills s1 past its cap of 3 records.
+	more := []string{"s1", "s1", "s1"}
+	mkeys := []string{"m1", "m2", "m3"}
+	mrecs := []session.Record{rec("four", dl), rec("five"), rec("six", run)}
+	if err := batch.StageMany(ctx, more, mkeys, mrecs); err != nil {
+		t.Fatal(err)
+	}
+	for i := range more {
+		if err := single.Stage(ctx, more[i], mkeys[i], mrecs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := batch.CommitMany(ctx, more, mkeys, []bool{true, true, false}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range more {
+		if _, err := single.Commit(ctx, more[i], mkeys[i], i < 2); err != nil {
+			t.Fatal(err)
+		}
+	}
 	all := []string{"s1", "s2", "s3", "s4", "s\xff"}
 	hs, err := batch.Histories(ctx, all, session.Window{})
 	if err != nil {
@@ -185,8 +205,8 @@ func TestBatchMatchesSingle(t *testing.T) {
 			t.Errorf("session %q: History of the batch store = %d records, %v; Histories %d", id, len(one), err, len(hs[i]))
 		}
 	}
-	if len(hs[0]) != 2 || hs[0][0].Summary != "one again" || hs[0][1].Summary != "three" {
-		t.Errorf("s1's history = %+v, want the last record staged under k1, then k2's", hs[0])
+	if len(hs[0]) != 3 || hs[0][0].Summary != "four" || hs[0][2].Summary != "six" || hs[0][2].Success {
+		t.Errorf("s1's history = %+v, want the last 3 of: one again, three, four, five, six (failed)", hs[0])
 	}
 	if _, err := batch.CommitMany(ctx, []string{""}, []string{"k"}, []bool{true}); !errors.Is(err, session.ErrInvalid) {
 		t.Errorf("CommitMany with an empty session id: %v", err)

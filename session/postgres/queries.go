@@ -98,8 +98,12 @@ func newQueries(schema string) queries {
 			SELECT id, 0, $2::bigint FROM (SELECT DISTINCT id FROM unnest($1::bytea[]) id ORDER BY id) d
 			ON CONFLICT (id) DO UPDATE SET seen = excluded.seen`),
 		lockMany: s(`SELECT id FROM S.sessions WHERE id = ANY($1::bytea[]) ORDER BY id FOR UPDATE`),
-		unstageMany: s(`DELETE FROM S.staged s USING unnest($1::bytea[], $2::bytea[]) AS u(id, key)
-			WHERE s.session = u.id AND s.key = u.key`),
+		// The batch deletes name their rows by seq (= ANY of an array
+		// built by index lookups per session), so they never scan a
+		// whole table, whatever the planner guesses of an unnest.
+		unstageMany: s(`DELETE FROM S.staged WHERE seq = ANY(ARRAY(
+				SELECT st.seq FROM unnest($1::bytea[], $2::bytea[]) AS u(id, key)
+				CROSS JOIN LATERAL (SELECT seq FROM S.staged WHERE session = u.id AND key = u.key) st))`),
 		// A record's effects and rules are the slices of the flattened
 		// arrays its offsets name (NULL when it has none).
 		stageMany: s(`INSERT INTO S.staged (session, key, at, tool, summary, input, ` + cols + `)
@@ -111,10 +115,9 @@ func newQueries(schema string) queries {
 			FROM unnest($1::bytea[], $2::bytea[], $3::bigint[], $4::bytea[], $5::bytea[], $6::bytea[], $11::integer[], $12::integer[], $13::integer[], $14::integer[])
 				WITH ORDINALITY AS u(id, key, at, tool, summary, input, eo, ne, ro, nr, ord)
 			ORDER BY u.ord`),
-		capStagedMany: s(`DELETE FROM S.staged s USING (
-				SELECT id, (SELECT seq FROM S.staged WHERE session = d.id ORDER BY seq DESC OFFSET $2 LIMIT 1) AS cut
-				FROM (SELECT DISTINCT id FROM unnest($1::bytea[]) id) d) c
-			WHERE s.session = c.id AND s.seq <= c.cut`),
+		capStagedMany: s(`DELETE FROM S.staged WHERE seq = ANY(ARRAY(
+				SELECT x.seq FROM (SELECT DISTINCT id FROM unnest($1::bytea[]) id) d
+				CROSS JOIN LATERAL (SELECT seq FROM S.staged WHERE session = d.id ORDER BY seq DESC OFFSET $2) x))`),
 		// commit for every (session, key, success) of the arrays: moves
 		// the newest record staged under each key into the history, in
 		// the session's current turn and in the order of the arrays, and
@@ -126,20 +129,21 @@ func newQueries(schema string) queries {
 					(SELECT seq FROM S.staged WHERE session = u.id AND key = u.key ORDER BY seq DESC LIMIT 1) AS seq
 				FROM u
 			), m AS (
-				DELETE FROM S.staged st USING p WHERE st.seq = p.seq
-				RETURNING p.ord, p.success, st.session, st.at, st.tool, st.summary, st.input, ` + prefixed("st.", cols) + `
+				DELETE FROM S.staged WHERE seq = ANY(ARRAY(SELECT seq FROM p WHERE seq IS NOT NULL))
+				RETURNING seq, session, at, tool, summary, input, ` + cols + `
+			), mp AS (
+				SELECT DISTINCT ON (m.seq) p.ord, p.success, m.* FROM m JOIN p ON p.seq = m.seq ORDER BY m.seq, p.ord
 			), t AS (
-				UPDATE S.sessions SET seen = $4 WHERE id IN (SELECT session FROM m) RETURNING id, turn
+				UPDATE S.sessions SET seen = $4 WHERE id = ANY(ARRAY(SELECT session FROM m)) RETURNING id, turn
 			), i AS (
 				INSERT INTO S.records (session, turn, at, success, tool, summary, input, ` + cols + `)
-				SELECT m.session, t.turn, m.at, m.success, m.tool, m.summary, m.input, ` + prefixed("m.", cols) + `
-				FROM m JOIN t ON t.id = m.session ORDER BY m.ord
+				SELECT mp.session, t.turn, mp.at, mp.success, mp.tool, mp.summary, mp.input, ` + prefixed("mp.", cols) + `
+				FROM mp JOIN t ON t.id = mp.session ORDER BY mp.ord
 			)
-			SELECT m.ord FROM m JOIN t ON t.id = m.session`),
-		capRecordsMany: s(`DELETE FROM S.records r USING (
-				SELECT id, (SELECT seq FROM S.records WHERE session = d.id ORDER BY seq DESC OFFSET $2 LIMIT 1) AS cut
-				FROM (SELECT DISTINCT id FROM unnest($1::bytea[]) id) d) c
-			WHERE r.session = c.id AND r.seq <= c.cut`),
+			SELECT mp.ord FROM mp JOIN t ON t.id = mp.session`),
+		capRecordsMany: s(`DELETE FROM S.records WHERE seq = ANY(ARRAY(
+				SELECT x.seq FROM (SELECT DISTINCT id FROM unnest($1::bytea[]) id) d
+				CROSS JOIN LATERAL (SELECT seq FROM S.records WHERE session = d.id ORDER BY seq DESC OFFSET $2) x))`),
 		prune: []string{
 			s(`DELETE FROM S.records WHERE session IN (SELECT id FROM S.sessions WHERE seen < $1)`),
 			s(`DELETE FROM S.refusals WHERE session IN (SELECT id FROM S.sessions WHERE seen < $1)`),

@@ -477,3 +477,47 @@ func BenchmarkHandler(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkHandlerBatch measures a batch of 100 calls through the
+// server's handler without a network, per decision: decoding, the
+// engine (or the verdict cache, as the calls repeat), metrics, encoding.
+func BenchmarkHandlerBatch(b *testing.B) {
+	for _, cache := range []int{0, -1} {
+		b.Run(map[int]string{0: "cache", -1: "no-cache"}[cache], func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "config.toml")
+			if err := os.WriteFile(path, nil, 0o600); err != nil {
+				b.Fatal(err)
+			}
+			srv, err := server.New(server.Options{ConfigPath: path, CacheSize: cache})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			data, err := os.ReadFile(filepath.Join("testdata", "load-commands.txt"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var batch api.Batch
+			for _, l := range strings.Split(string(data), "\n") {
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && len(batch.Calls) < 100 {
+					in, _ := json.Marshal(map[string]string{"command": l})
+					batch.Calls = append(batch.Calls, api.Call{Tool: "Bash", Input: in, Cwd: "/w", Home: "/home/u"})
+				}
+			}
+			body, _ := json.Marshal(batch)
+			h := srv.Handler()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				req := httptest.NewRequest(http.MethodPost, api.PathDecideBatch, bytes.NewReader(body))
+				req.Host = "127.0.0.1:8765"
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Fatal(w.Code)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(batch.Calls)), "ns/decision")
+		})
+	}
+}

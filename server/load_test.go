@@ -68,9 +68,9 @@ type loadResult struct {
 // second), whatever else ran beside the test.
 func (r loadResult) String() string {
 	per := r.cpu / time.Duration(max(r.decisions, 1))
-	return fmt.Sprintf("%d decisions (%d requests) in %v: %.0f decisions/s, request p50 %v, p99 %v, %d errors; CPU %v per decision (client and server)",
+	return fmt.Sprintf("%d decisions (%d requests) in %v: %.0f decisions/s, request p50 %v, p99 %v, %d errors; CPU %v per decision (client and server; at most %.0f decisions/s on %d idle cores, a database server's CPU aside)",
 		r.decisions, r.requests, r.elapsed.Round(time.Millisecond), float64(r.decisions)/r.elapsed.Seconds(), r.p50, r.p99, r.errors,
-		per.Round(100*time.Nanosecond))
+		per.Round(100*time.Nanosecond), float64(runtime.NumCPU())*float64(time.Second)/float64(max(per, 1)), runtime.NumCPU())
 }
 
 // cpuTime returns the CPU time (user and system) this process has used.

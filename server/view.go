@@ -61,10 +61,11 @@ type commitResult struct {
 	err   error
 }
 
-// withView returns ctx with a view over the store for calls, when the
-// store batches and the calls have sessions; else ctx and nil.
+// withView returns ctx with a view over the store for a batch of calls,
+// when the store batches and the calls have sessions; else ctx and nil
+// (a single call goes to the store as it is).
 func (s *Server) withView(ctx context.Context, calls []toolwall.Call) (context.Context, *view) {
-	if s.store == nil {
+	if s.store == nil || len(calls) < 2 {
 		return ctx, nil
 	}
 	bs, ok := s.store.Store.(batchStore)

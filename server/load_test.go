@@ -40,7 +40,7 @@ import (
 // with $TOOLWALL_TEST_POSTGRES set for the PostgreSQL runs.
 const (
 	envLoadDecisions = "TOOLWALL_LOAD_DECISIONS" // most decisions per run (default 3000)
-	envLoadSeconds   = "TOOLWALL_LOAD_SECONDS"   // most seconds per run (default 3)
+	envLoadSeconds   = "TOOLWALL_LOAD_SECONDS"   // most seconds per run (default 2)
 	envLoadWorkers   = "TOOLWALL_LOAD_WORKERS"   // concurrent clients (default 4 × GOMAXPROCS)
 	envLoadBatch     = "TOOLWALL_LOAD_BATCH"     // calls per batch request (default 100)
 )
@@ -91,7 +91,7 @@ type iteration func(ctx context.Context, c *client.Client, worker, i int, lat *[
 func load(t *testing.T, url string, it iteration) loadResult {
 	t.Helper()
 	max := envInt(envLoadDecisions, 3000)
-	bound := time.Duration(envInt(envLoadSeconds, 3)) * time.Second
+	bound := time.Duration(envInt(envLoadSeconds, 2)) * time.Second
 	workers := envInt(envLoadWorkers, 4*runtime.GOMAXPROCS(0))
 	tr := &http.Transport{MaxIdleConnsPerHost: workers, MaxConnsPerHost: workers}
 	defer tr.CloseIdleConnections()
@@ -167,8 +167,9 @@ func verdictOf(v toolwall.Verdict) string {
 // corpus (../../shared/corpora/benign/nl2bash.jsonl, or under
 // $TOOLWALL_CORPORA; 12,607 commands people wrote, credited in the
 // corpus's README) when present, else testdata/load-commands.txt; and
-// judges each with an engine of the server's default policy.
-func loadCommands(t *testing.T) workload {
+// judges each with an engine of the server's default policy. It reads at
+// most limit commands (a run of limit decisions needs no more).
+func loadCommands(t *testing.T, limit int) workload {
 	t.Helper()
 	dir := os.Getenv("TOOLWALL_CORPORA")
 	if dir == "" {
@@ -180,7 +181,7 @@ func loadCommands(t *testing.T) workload {
 		defer f.Close()
 		sc := bufio.NewScanner(f)
 		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
+		for sc.Scan() && len(cmds) < limit {
 			var rec struct {
 				Cmd string `json:"cmd"`
 			}
@@ -356,7 +357,7 @@ func TestLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test skipped in -short mode")
 	}
-	wl := loadCommands(t)
+	wl := loadCommands(t, envInt(envLoadDecisions, 3000))
 	n := envInt(envLoadBatch, 100)
 	t.Logf("single-call commands: %d from %s; batches of %d", len(wl.inputs), wl.source, n)
 	for _, c := range []struct {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit/sqlitestore"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/server"
 	"github.com/toolwall/toolwall/server/api"
@@ -363,14 +364,24 @@ func TestLoad(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		cache int
+		audit bool
 		it    iteration
 	}{
-		{"memory/single-call/one-per-request", 0, singleCall(wl)},
-		{"memory/single-call/batch", 0, batched(wl, n)},
-		{"memory/single-call/batch-no-cache", -1, batched(wl, n)},
+		{"memory/single-call/one-per-request", 0, false, singleCall(wl)},
+		{"memory/single-call/batch", 0, false, batched(wl, n)},
+		{"memory/single-call/batch-no-cache", -1, false, batched(wl, n)},
+		{"memory/single-call/batch-audited", 0, true, batched(wl, n)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			srv := start(t, server.Options{CacheSize: c.cache})
+			opts := server.Options{CacheSize: c.cache}
+			if c.audit {
+				// What toolwall serve writes by default: audit.db, a
+				// record per decision.
+				st := sqlitestore.Open(filepath.Join(t.TempDir(), "audit.db"), sqlitestore.Options{})
+				defer st.Close()
+				opts.Audit = st
+			}
+			srv := start(t, opts)
 			r := load(t, srv.url, c.it)
 			t.Logf("%s: %v; %s", c.name, r, cacheHits(t, srv))
 		})

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolwall/toolwall/server"
 	"github.com/toolwall/toolwall/server/api"
@@ -211,5 +213,57 @@ func TestBatchAudit(t *testing.T) {
 	}
 	if ds[0].DecisionID == ds[1].DecisionID {
 		t.Error("two decisions of one batch share an id")
+	}
+}
+
+// TestVerdictCache: only calls without a session are answered from the
+// verdict cache, only for the exact same call, and only for 500 ms; a
+// call with a session is judged every time (chain rules see it), and a
+// server with the cache off judges every call.
+func TestVerdictCache(t *testing.T) {
+	ctx := context.Background()
+	counts := func(srv *running) (hit, miss string) {
+		m := metricsText(t, srv.url)
+		return grep(m, `toolwall_decision_cache_total{result="hit"}`), grep(m, `toolwall_decision_cache_total{result="miss"}`)
+	}
+	srv := start(t, server.Options{})
+	c := client.New(srv.url, client.Options{Token: tokA})
+	bare := api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"git reset --hard"}`), Cwd: "/w", Home: "/home/u"}
+	other := bare
+	other.Input = json.RawMessage(`{"command":"git reset --hard "}`)
+	withSession := bare
+	withSession.Session = "s1"
+	first, err := c.Decide(ctx, bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, call := range []api.Call{bare, other, withSession, withSession} {
+		if _, err := c.Decide(ctx, call); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hit, miss := counts(srv); !strings.HasSuffix(hit, " 1") || !strings.HasSuffix(miss, " 2") {
+		t.Errorf("after a call, the same call, another input and two calls with a session: %s / %s, want 1 hit and 2 misses", hit, miss)
+	}
+	time.Sleep(600 * time.Millisecond) // policy.ProjectRecheck has passed
+	again, err := c.Decide(ctx, bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hit, miss := counts(srv); !strings.HasSuffix(hit, " 1") || !strings.HasSuffix(miss, " 3") {
+		t.Errorf("the same call after 600 ms: %s / %s, want judged again", hit, miss)
+	}
+	if again.Action != first.Action || !slices.Equal(again.Rules, first.Rules) || again.DecisionID == first.DecisionID {
+		t.Errorf("verdicts differ: %+v / %+v", first, again)
+	}
+	off := start(t, server.Options{CacheSize: -1})
+	c = client.New(off.url, client.Options{Token: tokA})
+	for range 3 {
+		if _, err := c.Decide(ctx, bare); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hit, miss := counts(off); !strings.HasSuffix(hit, " 0") || !strings.HasSuffix(miss, " 0") {
+		t.Errorf("with the cache off: %s / %s", hit, miss)
 	}
 }

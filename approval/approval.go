@@ -225,6 +225,25 @@ func (s *Store) Confirm(_ context.Context, session, callID, by string) (bool, er
 	return false, nil
 }
 
+// Pending returns the pending ask of decision, for a driver that checks
+// who may approve it (the HTTP server: only the decision's tenant). It
+// fails with ErrNotPending when the decision left no pending ask.
+func (s *Store) Pending(_ context.Context, decision string) (Entry, error) {
+	es, err := s.entries()
+	if err != nil {
+		return Entry{}, err
+	}
+	for i := len(es) - 1; i >= 0; i-- {
+		if e := es[i]; e.Decision == decision {
+			if e.Type != TypePending {
+				return Entry{}, ErrNotPending
+			}
+			return e, nil
+		}
+	}
+	return Entry{}, ErrNotPending
+}
+
 // Approve grants the pending ask of decision, by a human (by names how:
 // "toolwall approve"). It fails with ErrNotPending when the decision left
 // no pending ask.

@@ -84,6 +84,10 @@ func TestScripts(t *testing.T) {
 				case "approve":
 					_, err = s.Approve(ctx, f[1], "test")
 					got = "ok"
+				case "pending":
+					var e Entry
+					e, err = s.Pending(ctx, f[1])
+					got = e.Session + " " + e.Summary
 				case "clock":
 					d, _ := time.ParseDuration(f[1])
 					now = now.Add(d)

@@ -7,9 +7,29 @@
 // is reloaded, over one session store shared by every engine and, with
 // session/postgres, by every replica.
 //
-// Endpoints: POST /v1/decide, /v1/record, /v1/turn; GET /v1/rules,
+// Endpoints: POST /v1/decide, /v1/decide/batch, /v1/record,
+// /v1/record/batch, /v1/turn, /v1/approve; GET /v1/rules,
 // /v1/openapi.json, /healthz, /readyz, /metrics (Prometheus, on the
 // server's own registry; the default registry is never touched).
+//
+// Throughput: one HTTP/1.1 round trip with JSON costs more than a
+// decision, so a client with many calls sends them in batches (up to
+// api.MaxBatch per request). A batch is spread over GOMAXPROCS workers;
+// the calls of one session stay in order on one worker, so each sees
+// what the ones before it left in session memory. With a store that
+// batches (session/postgres), a batch costs the store one history read
+// for all its sessions, one write of the calls it stages and one commit
+// of the calls it records (see view). The verdicts of calls without a
+// session, a pure function of the call and the policy, are kept for
+// 500 ms per exact call ([Options.CacheSize]); calls with a session are
+// always judged afresh, so chains see every call.
+//
+// Approvals ([Options.Approvals], [Options.Approvers]): an ask is noted
+// pending under its decision id, as the hook notes it; a person with an
+// approver token of the call's tenant approves it with POST /v1/approve,
+// and the same call in the same session and working directory is then
+// allowed until the grant expires. A deny is never pending; an agent's
+// own token never approves.
 //
 // Bearer tokens are tenants: a session id is kept as "<tenant>/<id>", so
 // one token's calls never read or arm another's chain. A server without

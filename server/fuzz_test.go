@@ -37,7 +37,7 @@ func FuzzRequest(f *testing.F) {
 	h := srv.Handler()
 	f.Fuzz(func(t *testing.T, path string, body []byte) {
 		switch path {
-		case api.PathDecide, api.PathRecord, api.PathTurn:
+		case api.PathDecide, api.PathDecideBatch, api.PathRecord, api.PathRecordBatch, api.PathTurn, api.PathApprove:
 		default:
 			path = api.PathDecide
 		}
@@ -48,11 +48,24 @@ func FuzzRequest(f *testing.F) {
 		h.ServeHTTP(w, req)
 		switch w.Code {
 		case http.StatusOK:
-			if path == api.PathDecide {
+			switch path {
+			case api.PathDecide:
 				var d api.Decision
 				if err := json.Unmarshal(w.Body.Bytes(), &d); err != nil || len(d.DecisionID) != 32 || d.Schema != api.Schema {
 					t.Fatalf("200 with %s", w.Body.Bytes())
 				}
+			case api.PathDecideBatch:
+				var ds api.Decisions
+				var in api.Batch
+				if err := json.Unmarshal(w.Body.Bytes(), &ds); err != nil || json.Unmarshal(body, &in) != nil || len(ds.Decisions) != len(in.Calls) || len(ds.Decisions) == 0 {
+					t.Fatalf("200 with %s for %s", w.Body.Bytes(), body)
+				}
+			case api.PathApprove:
+				t.Fatalf("approved without an approver token: %s", body)
+			}
+		case http.StatusForbidden:
+			if path != api.PathApprove {
+				t.Fatalf("403 on %s", path)
 			}
 		case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusServiceUnavailable:
 			var e api.Error

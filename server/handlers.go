@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analyzers"
+	"github.com/toolwall/toolwall/approval"
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/chain"
 	"github.com/toolwall/toolwall/gate"
@@ -36,7 +37,7 @@ const localTenant = "local"
 // methodOf returns the method of the endpoint at path, for 405 answers.
 func methodOf(path string) (string, bool) {
 	switch path {
-	case api.PathDecide, api.PathRecord, api.PathTurn:
+	case api.PathDecide, api.PathDecideBatch, api.PathRecord, api.PathRecordBatch, api.PathTurn, api.PathApprove:
 		return http.MethodPost, true
 	case api.PathRules, api.PathMetrics, api.PathOpenAPI, api.PathHealth, api.PathReady:
 		return http.MethodGet, true
@@ -48,8 +49,11 @@ func methodOf(path string) (string, bool) {
 func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.Handle("POST "+api.PathDecide, s.wrap("decide", true, s.decide))
+	m.Handle("POST "+api.PathDecideBatch, s.wrap("decide_batch", true, s.decideBatch))
 	m.Handle("POST "+api.PathRecord, s.wrap("record", true, s.record))
+	m.Handle("POST "+api.PathRecordBatch, s.wrap("record_batch", true, s.recordBatch))
 	m.Handle("POST "+api.PathTurn, s.wrap("turn", true, s.turn))
+	m.Handle("POST "+api.PathApprove, s.wrap("approve", false, s.approve))
 	m.Handle("GET "+api.PathRules, s.wrap("rules", true, s.rules))
 	m.Handle("GET "+api.PathMetrics, s.wrap("metrics", true, func(w http.ResponseWriter, r *http.Request, _ string) {
 		promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}).ServeHTTP(w, r)
@@ -253,29 +257,95 @@ func (s *Server) decision(id string, v toolwall.Verdict) api.Decision {
 
 // decide answers POST /v1/decide.
 func (s *Server) decide(w http.ResponseWriter, r *http.Request, tenant string) {
-	start := time.Now()
 	var req api.Call
 	if !s.decode(w, r, &req, func() string { return req.Schema }) {
 		return
 	}
-	call, err := s.call(tenant, req)
+	ds, err := s.decideAll(r.Context(), tenant, []api.Call{req})
 	if err != nil {
 		s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
 		return
 	}
-	id := audit.NewID()
-	v := s.evaluate(r.Context(), s.Engine(), call)
-	elapsed := time.Since(start)
-	s.metrics.observe(v, elapsed)
-	rec := audit.Record{
-		ID: id, At: start.UTC(), Driver: "server", Session: call.Session, Caller: call.Caller,
-		Tool: call.Tool, Input: call.Input, Verdict: v, Elapsed: elapsed,
+	s.respond(w, http.StatusOK, ds[0])
+}
+
+// decideBatch answers POST /v1/decide/batch.
+func (s *Server) decideBatch(w http.ResponseWriter, r *http.Request, tenant string) {
+	var req api.Batch
+	if !s.decode(w, r, &req, func() string { return req.Schema }) {
+		return
 	}
-	if err := s.audit.Record(r.Context(), rec); err != nil {
-		s.metrics.auditErrors.Inc()
-		s.log.Error("toolwall serve: audit record not written", "decision", id, "err", err)
+	if len(req.Calls) == 0 || len(req.Calls) > api.MaxBatch {
+		s.fail(w, http.StatusBadRequest, "bad_request", fmt.Sprintf(`"calls" must hold 1 to %d calls, not %d`, api.MaxBatch, len(req.Calls)))
+		return
 	}
-	s.respond(w, http.StatusOK, s.decision(id, v))
+	ds, err := s.decideAll(r.Context(), tenant, req.Calls)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
+		return
+	}
+	s.respond(w, http.StatusOK, api.Decisions{Schema: api.Schema, Decisions: ds})
+}
+
+// decideAll decides reqs for tenant, in order: each gets its decision id,
+// is counted, has asks matched against the approvals, and is written to
+// the audit log. A call the server cannot read is an error naming its
+// index (in a batch), and nothing is decided.
+func (s *Server) decideAll(ctx context.Context, tenant string, reqs []api.Call) ([]api.Decision, error) {
+	calls := make([]toolwall.Call, len(reqs))
+	for i, c := range reqs {
+		call, err := s.call(tenant, c)
+		if err != nil {
+			if len(reqs) > 1 {
+				err = fmt.Errorf("calls[%d]: %w", i, err)
+			}
+			return nil, err
+		}
+		calls[i] = call
+	}
+	start := time.Now()
+	cur := s.current.Load()
+	vctx, v := s.withView(ctx, calls)
+	verdicts := s.evaluate(vctx, cur, calls)
+	if v != nil {
+		// The calls staged for /v1/record, in one write before the
+		// answer; staging is best effort, as in the gate (a call not
+		// staged is analyzed again when it is recorded).
+		fctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+		if err := s.store.note(fctx, "stage", v.flush(fctx)); err != nil {
+			s.log.Warn("toolwall serve: cannot stage calls; chain memory may miss them", "calls", len(calls), "err", err)
+		}
+		cancel()
+	}
+	_, discard := s.audit.(audit.Discard)
+	out := make([]api.Decision, len(calls))
+	for i, call := range calls {
+		id, v := audit.NewID(), verdicts[i].v
+		if s.approvals != nil && v.Action == toolwall.Ask {
+			var err error
+			if v, err = s.approvals.Check(ctx, id, s.approvalCall(tenant, reqs[i].Session, call), v, false); err != nil {
+				s.log.Warn("toolwall serve: approvals unavailable; asking as usual", "decision", id, "err", err)
+			}
+		}
+		d := s.decision(id, v)
+		s.metrics.observe(v, d.Rules, verdicts[i].took)
+		if !discard {
+			if err := s.audit.Record(ctx, audit.New(id, "server", call, v, start, verdicts[i].took)); err != nil {
+				s.metrics.auditErrors.Inc()
+				s.log.Error("toolwall serve: audit record not written", "decision", id, "err", err)
+			}
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+// approvalCall is the call an approval is kept for: the tenant's session
+// (with the tenant even when the client sent none, so that a grant never
+// crosses tenants).
+func (s *Server) approvalCall(tenant, session string, call toolwall.Call) toolwall.Call {
+	call.Session = tenant + "/" + session
+	return call
 }
 
 // record answers POST /v1/record. A 200 means the call is in session
@@ -285,32 +355,175 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request, tenant string) {
 	if !s.decode(w, r, &req, func() string { return req.Schema }) {
 		return
 	}
-	if req.Outcome == nil || req.Outcome.Success == nil {
-		s.fail(w, http.StatusBadRequest, "bad_request", `"outcome" with "success" is required`)
-		return
-	}
-	call, err := s.call(tenant, req.Call)
+	code, kind, err := s.recordAll(r.Context(), tenant, []api.Record{req})
 	if err != nil {
-		s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
+		s.fail(w, code, kind, err.Error())
 		return
 	}
-	ctx, slot := withSlot(r.Context())
-	s.Engine().RecordInvocation(ctx, call, *req.Outcome.Success)
-	if err := slot.get(); err != nil {
-		s.fail(w, http.StatusServiceUnavailable, "unavailable", "session memory did not record the call ("+err.Error()+"); retry")
+	s.respond(w, http.StatusOK, api.Recorded{Schema: api.Schema, Recorded: true})
+}
+
+// recordBatch answers POST /v1/record/batch: 200 once every record is in
+// session memory, 503 (send the batch again) when the store failed.
+func (s *Server) recordBatch(w http.ResponseWriter, r *http.Request, tenant string) {
+	var req api.Records
+	if !s.decode(w, r, &req, func() string { return req.Schema }) {
 		return
 	}
-	if req.DecisionID != "" {
+	if len(req.Records) == 0 || len(req.Records) > api.MaxBatch {
+		s.fail(w, http.StatusBadRequest, "bad_request", fmt.Sprintf(`"records" must hold 1 to %d records, not %d`, api.MaxBatch, len(req.Records)))
+		return
+	}
+	code, kind, err := s.recordAll(r.Context(), tenant, req.Records)
+	if err != nil {
+		s.fail(w, code, kind, err.Error())
+		return
+	}
+	s.respond(w, http.StatusOK, api.Recorded{Schema: api.Schema, Recorded: true, Count: len(req.Records)})
+}
+
+// recordAll records reqs in order and attaches their outcomes to the
+// audit log. Records the server cannot read make the whole request a 400
+// (nothing is recorded); a store failure is a 503 after the others were
+// recorded (recording a call twice only repeats a link of a chain).
+func (s *Server) recordAll(ctx context.Context, tenant string, reqs []api.Record) (int, string, error) {
+	calls := make([]toolwall.Call, len(reqs))
+	for i, req := range reqs {
+		at := ""
+		if len(reqs) > 1 {
+			at = fmt.Sprintf("records[%d]: ", i)
+		}
+		if req.Outcome == nil || req.Outcome.Success == nil {
+			return http.StatusBadRequest, "bad_request", errors.New(at + `"outcome" with "success" is required`)
+		}
+		call, err := s.call(tenant, req.Call)
+		if err != nil {
+			return http.StatusBadRequest, "bad_request", errors.New(at + err.Error())
+		}
+		calls[i] = call
+	}
+	ctx, slot := withSlot(ctx)
+	eng := s.Engine()
+	ctx, v := s.withView(ctx, calls)
+	for _, round := range rounds(calls) {
+		if v != nil {
+			// The round's commits in one write; the gate's Commit of each
+			// call is then answered from it.
+			var ids, keys []string
+			var ok []bool
+			for _, i := range round {
+				if calls[i].Session != "" && calls[i].ID != "" {
+					ids, keys, ok = append(ids, calls[i].Session), append(keys, calls[i].ID), append(ok, *reqs[i].Outcome.Success)
+				}
+			}
+			if len(ids) > 0 {
+				v.commitAll(ctx, ids, keys, ok)
+			}
+		}
+		for _, i := range round {
+			eng.RecordInvocation(ctx, calls[i], *reqs[i].Outcome.Success)
+		}
+	}
+	for _, req := range reqs {
+		if req.DecisionID == "" {
+			continue
+		}
 		o := audit.Outcome{
 			Success: *req.Outcome.Success, ExitCode: req.Outcome.ExitCode, Truncated: req.Outcome.Truncated,
 			Duration: time.Duration(req.Outcome.DurationMS) * time.Millisecond, Error: req.Outcome.Error,
 		}
-		if err := s.audit.Outcome(r.Context(), req.DecisionID, o); err != nil {
+		if err := s.audit.Outcome(ctx, req.DecisionID, o); err != nil {
 			s.metrics.auditErrors.Inc()
 			s.log.Error("toolwall serve: audit outcome not written", "decision", req.DecisionID, "err", err)
 		}
 	}
-	s.respond(w, http.StatusOK, api.Recorded{Schema: api.Schema, Recorded: true})
+	if err := slot.get(); err != nil {
+		return http.StatusServiceUnavailable, "unavailable", fmt.Errorf("session memory did not record the call (%w); retry", err)
+	}
+	return 0, "", nil
+}
+
+// approve answers POST /v1/approve: an approver token of the decision's
+// tenant turns its pending ask into a grant. An unknown decision, one of
+// another tenant, an allow, a deny and one already approved are all the
+// same 404 not_pending (a tenant learns nothing of another's decisions).
+func (s *Server) approve(w http.ResponseWriter, r *http.Request, _ string) {
+	if len(s.approvers) == 0 {
+		s.fail(w, http.StatusForbidden, "forbidden", "this server has no approver tokens: approvals need a token of their own (toolwall serve --approver-file), never the one an agent decides with")
+		return
+	}
+	tenant, ok := s.approver(r)
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="toolwall-approve"`)
+		s.fail(w, http.StatusUnauthorized, "unauthorized", "an approver token is required (Authorization: Bearer <approver token>); the token an agent decides with cannot approve")
+		return
+	}
+	var req api.Approve
+	if !s.decode(w, r, &req, func() string { return req.Schema }) {
+		return
+	}
+	if req.DecisionID == "" || len(req.DecisionID) > MaxNameLen {
+		s.fail(w, http.StatusBadRequest, "bad_request", fmt.Sprintf(`"decision_id" is required, at most %d bytes`, MaxNameLen))
+		return
+	}
+	notPending := "no pending ask of this tenant has decision id " + req.DecisionID + " (only an asked call can be approved, once; a denied call never can)"
+	if s.approvals == nil {
+		s.fail(w, http.StatusNotFound, "not_pending", notPending)
+		return
+	}
+	p, err := s.approvals.Pending(r.Context(), req.DecisionID)
+	if err == nil && !strings.HasPrefix(p.Session, tenant+"/") {
+		err = approval.ErrNotPending
+	}
+	var g approval.Entry
+	if err == nil {
+		g, err = s.approvals.Approve(r.Context(), req.DecisionID, "toolwall serve "+api.PathApprove)
+	}
+	switch {
+	case errors.Is(err, approval.ErrNotPending):
+		s.fail(w, http.StatusNotFound, "not_pending", notPending)
+		return
+	case err != nil:
+		s.fail(w, http.StatusServiceUnavailable, "unavailable", "the approvals are unavailable ("+err.Error()+"); retry")
+		return
+	}
+	out := api.Approval{Schema: api.Schema, DecisionID: g.Decision, Session: strings.TrimPrefix(g.Session, tenant+"/"), Tool: g.Tool, Summary: g.Summary}
+	if !g.Expires.IsZero() {
+		out.Expires = g.Expires.UTC().Format(time.RFC3339)
+	}
+	s.log.Info("toolwall serve: ask approved", "decision", g.Decision, "tenant", tenant, "tool", g.Tool)
+	s.respond(w, http.StatusOK, out)
+}
+
+// approver returns the tenant of the request's approver token.
+func (s *Server) approver(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	tenant, ok := s.approvers[sha256.Sum256([]byte(strings.TrimSpace(token)))]
+	return tenant, ok
+}
+
+// rounds splits the indices of calls into rounds that keep each
+// session's calls in order: round r holds the r-th call of every
+// session (calls without a session all go in the first), so a round
+// never holds two calls of one session.
+func rounds(calls []toolwall.Call) [][]int {
+	var out [][]int
+	n := map[string]int{}
+	for i, c := range calls {
+		r := 0
+		if c.Session != "" {
+			r = n[c.Session]
+			n[c.Session]++
+		}
+		if r == len(out) {
+			out = append(out, nil)
+		}
+		out[r] = append(out[r], i)
+	}
+	return out
 }
 
 // turn answers POST /v1/turn.

@@ -3,6 +3,7 @@
 package server_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,12 +16,16 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/audit/sqlitestore"
+	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/server"
 	"github.com/toolwall/toolwall/server/api"
 	"github.com/toolwall/toolwall/server/client"
@@ -31,13 +36,14 @@ import (
 
 // Load test knobs: the CI run is short; the README numbers come from
 //
-//	TOOLWALL_LOAD_DECISIONS=200000 TOOLWALL_LOAD_SECONDS=20 go test -run TestLoad -v ./server
+//	TOOLWALL_LOAD_DECISIONS=400000 TOOLWALL_LOAD_SECONDS=10 go test -run TestLoad -v ./server
 //
-// with $TOOLWALL_TEST_POSTGRES set for the PostgreSQL run.
+// with $TOOLWALL_TEST_POSTGRES set for the PostgreSQL runs.
 const (
 	envLoadDecisions = "TOOLWALL_LOAD_DECISIONS" // most decisions per run (default 3000)
-	envLoadSeconds   = "TOOLWALL_LOAD_SECONDS"   // most seconds per run (default 3)
+	envLoadSeconds   = "TOOLWALL_LOAD_SECONDS"   // most seconds per run (default 2)
 	envLoadWorkers   = "TOOLWALL_LOAD_WORKERS"   // concurrent clients (default 4 × GOMAXPROCS)
+	envLoadBatch     = "TOOLWALL_LOAD_BATCH"     // calls per batch request (default 100)
 )
 
 func envInt(name string, def int) int {
@@ -51,7 +57,8 @@ func envInt(name string, def int) int {
 type loadResult struct {
 	decisions, requests, errors int
 	elapsed                     time.Duration
-	p50, p99                    time.Duration
+	// p50 and p99 are request latencies (a batch request is one).
+	p50, p99 time.Duration
 	// cpu is the CPU time this process (load generator and server
 	// together; not a database server) spent during the run.
 	cpu time.Duration
@@ -62,9 +69,9 @@ type loadResult struct {
 // second), whatever else ran beside the test.
 func (r loadResult) String() string {
 	per := r.cpu / time.Duration(max(r.decisions, 1))
-	return fmt.Sprintf("%d decisions (%d requests) in %v: %.0f decisions/s, p50 %v, p99 %v, %d errors; CPU %v per decision (client and server), at most %.0f decisions/s on %d idle cores",
+	return fmt.Sprintf("%d decisions (%d requests) in %v: %.0f decisions/s, request p50 %v, p99 %v, %d errors; CPU %v per decision (client and server; at most %.0f decisions/s on %d idle cores, a database server's CPU aside)",
 		r.decisions, r.requests, r.elapsed.Round(time.Millisecond), float64(r.decisions)/r.elapsed.Seconds(), r.p50, r.p99, r.errors,
-		per.Round(time.Microsecond), float64(runtime.NumCPU())*float64(time.Second)/float64(max(per, 1)), runtime.NumCPU())
+		per.Round(100*time.Nanosecond), float64(runtime.NumCPU())*float64(time.Second)/float64(max(per, 1)), runtime.NumCPU())
 }
 
 // cpuTime returns the CPU time (user and system) this process has used.
@@ -78,14 +85,14 @@ func cpuTime() time.Duration {
 
 // iteration is one worker's unit of work; it returns the decisions made
 // and the other requests sent, and records each request's latency.
-type iteration func(ctx context.Context, c *client.Client, worker, i int, lat *[]time.Duration) (decisions, others int, err error)
+type iteration func(ctx context.Context, c *client.Client, worker, i int, lat *[]time.Duration) (decisions, requests int, err error)
 
 // load runs workers against url until max decisions or the time bound,
 // whichever comes first, and stops by itself.
 func load(t *testing.T, url string, it iteration) loadResult {
 	t.Helper()
 	max := envInt(envLoadDecisions, 3000)
-	bound := time.Duration(envInt(envLoadSeconds, 3)) * time.Second
+	bound := time.Duration(envInt(envLoadSeconds, 2)) * time.Second
 	workers := envInt(envLoadWorkers, 4*runtime.GOMAXPROCS(0))
 	tr := &http.Transport{MaxIdleConnsPerHost: workers, MaxConnsPerHost: workers}
 	defer tr.CloseIdleConnections()
@@ -101,17 +108,18 @@ func load(t *testing.T, url string, it iteration) loadResult {
 		firstErr  atomic.Value
 		wg        sync.WaitGroup
 	)
+	runtime.GC()
 	began, cpu0 := time.Now(), cpuTime()
 	for w := range workers {
 		wg.Go(func() {
 			var lat []time.Duration
 			for i := 0; ctx.Err() == nil && decisions.Load() < int64(max); i++ {
-				d, o, err := it(ctx, c, w, i, &lat)
+				d, n, err := it(ctx, c, w, i, &lat)
 				if ctx.Err() != nil {
 					break // the time bound cut the last request short
 				}
 				decisions.Add(int64(d))
-				requests.Add(int64(d + o))
+				requests.Add(int64(n))
 				if err != nil {
 					errs.Add(1)
 					firstErr.CompareAndSwap(nil, err.Error())
@@ -142,98 +150,278 @@ func timed[T any](lat *[]time.Duration, f func() (T, error)) (T, error) {
 	return v, err
 }
 
-// singleCall decides calls without a session: the in-memory path, where
-// no decision touches a store.
-func singleCall(commands []string, want []string) iteration {
-	inputs := make([]json.RawMessage, len(commands))
-	for i, c := range commands {
-		inputs[i], _ = json.Marshal(map[string]string{"command": c})
+// workload is the commands of the single-call runs, with the verdict the
+// engine reaches on each when called directly: the server must answer
+// the same.
+type workload struct {
+	inputs []json.RawMessage
+	want   []string // action and rules, as verdictOf writes them
+	source string
+}
+
+// verdictOf is what a load run compares: the action and the rule ids.
+func verdictOf(v toolwall.Verdict) string {
+	return v.Action.String() + " " + strings.Join(v.Rules(), ",")
+}
+
+// loadCommands reads the commands of the single-call runs: the nl2bash
+// corpus (../../shared/corpora/benign/nl2bash.jsonl, or under
+// $TOOLWALL_CORPORA; 12,607 commands people wrote, credited in the
+// corpus's README) when present, else testdata/load-commands.txt; and
+// judges each with an engine of the server's default policy. It reads at
+// most limit commands (a run of limit decisions needs no more).
+func loadCommands(t *testing.T, limit int) workload {
+	t.Helper()
+	dir := os.Getenv("TOOLWALL_CORPORA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpora")
 	}
-	return func(ctx context.Context, c *client.Client, _, i int, lat *[]time.Duration) (int, int, error) {
-		k := i % len(inputs)
-		d, err := timed(lat, func() (api.Decision, error) {
-			return c.Decide(ctx, api.Call{Tool: "Bash", Input: inputs[k], Cwd: "/w", Home: "/home/u"})
-		})
-		if err == nil && d.Action.String() != want[k] {
-			err = fmt.Errorf("%q: %s, want %s", commands[k], d.Action, want[k])
+	var cmds []string
+	w := workload{source: filepath.Join(dir, "benign", "nl2bash.jsonl")}
+	if f, err := os.Open(w.source); err == nil {
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() && len(cmds) < limit {
+			var rec struct {
+				Cmd string `json:"cmd"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+				t.Fatalf("%s: %v", w.source, err)
+			}
+			cmds = append(cmds, rec.Cmd)
 		}
-		return 1, 0, err
+	} else {
+		w.source = filepath.Join("testdata", "load-commands.txt")
+		b, err := os.ReadFile(w.source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				cmds = append(cmds, l)
+			}
+		}
+	}
+	eng := engine.New(engine.Options{})
+	defer eng.Close()
+	for _, c := range cmds {
+		in, _ := json.Marshal(map[string]string{"command": c})
+		w.inputs = append(w.inputs, in)
+		w.want = append(w.want, verdictOf(eng.Evaluate(context.Background(), toolwall.Call{Tool: "Bash", Input: in, Cwd: "/w", Home: "/home/u"})))
+	}
+	return w
+}
+
+// singleCall decides calls without a session, one per request: the
+// in-memory path, where no decision touches a store. Worker w starts at
+// its own place in the workload and walks through it.
+func singleCall(wl workload) iteration {
+	return func(ctx context.Context, c *client.Client, w, i int, lat *[]time.Duration) (int, int, error) {
+		k := (w*7919 + i) % len(wl.inputs)
+		d, err := timed(lat, func() (api.Decision, error) {
+			return c.Decide(ctx, api.Call{Tool: "Bash", Input: wl.inputs[k], Cwd: "/w", Home: "/home/u"})
+		})
+		if err == nil && verdictOf(d.Verdict) != wl.want[k] {
+			err = fmt.Errorf("%s: %s, want %s", wl.inputs[k], verdictOf(d.Verdict), wl.want[k])
+		}
+		return 1, 1, err
 	}
 }
 
-// chains makes every decision read and write session memory: each worker
-// downloads a script in its own session (decide, stage), reports it ran
-// (record, commit), then tries to run it (decide, history → deny
-// chain.download-execute, note the refusal).
+// batched decides the same calls in batches of n per request.
+func batched(wl workload, n int) iteration {
+	return func(ctx context.Context, c *client.Client, w, i int, lat *[]time.Duration) (int, int, error) {
+		first := (w*7919 + i*n) % len(wl.inputs)
+		calls := make([]api.Call, n)
+		for j := range calls {
+			calls[j] = api.Call{Tool: "Bash", Input: wl.inputs[(first+j)%len(wl.inputs)], Cwd: "/w", Home: "/home/u"}
+		}
+		ds, err := timed(lat, func() ([]api.Decision, error) { return c.DecideBatch(ctx, calls) })
+		if err != nil {
+			return n, 1, err
+		}
+		seen := map[string]bool{}
+		for j, d := range ds {
+			k := (first + j) % len(wl.inputs)
+			if got := verdictOf(d.Verdict); got != wl.want[k] {
+				return n, 1, fmt.Errorf("%s: %s, want %s", wl.inputs[k], got, wl.want[k])
+			}
+			if len(d.DecisionID) != 32 || seen[d.DecisionID] {
+				return n, 1, fmt.Errorf("decision id %q missing or repeated in a batch", d.DecisionID)
+			}
+			seen[d.DecisionID] = true
+		}
+		return n, 1, nil
+	}
+}
+
+// chainCalls are the download and the run of round i in session sess.
+func chainCalls(sess string, i int) (dl, run api.Call) {
+	file := fmt.Sprintf("/w/x%d.sh", i)
+	dl = api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"curl -o ` + file + ` https://example.com/x.sh"}`),
+		Session: sess, CallID: "dl" + strconv.Itoa(i), Cwd: "/w", Home: "/home/u"}
+	run = api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"bash ` + file + `"}`), Session: sess, CallID: "run" + strconv.Itoa(i), Cwd: "/w", Home: "/home/u"}
+	return dl, run
+}
+
+// chains makes every decision read and write session memory, one request
+// per call: each worker downloads a script in its own session (decide,
+// stage), reports it ran (record, commit), then tries to run it (decide,
+// history → deny chain.download-execute, note the refusal).
 func chains(prefix string) iteration {
 	yes := true
 	return func(ctx context.Context, c *client.Client, w, i int, lat *[]time.Duration) (int, int, error) {
 		sess := fmt.Sprintf("%s-%d-%d", prefix, w, i/50) // a fresh session every 50 rounds keeps histories short
-		file := fmt.Sprintf("/w/x%d.sh", i)
-		dl := api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"curl -o ` + file + ` https://example.com/x.sh"}`),
-			Session: sess, CallID: "dl" + strconv.Itoa(i), Cwd: "/w", Home: "/home/u"}
+		dl, run := chainCalls(sess, i)
 		d, err := timed(lat, func() (api.Decision, error) { return c.Decide(ctx, dl) })
 		if err != nil {
-			return 1, 0, err
+			return 1, 1, err
 		}
 		if d.Action.Stops() {
-			return 1, 0, fmt.Errorf("download stopped: %s %v", d.Action, d.Rules)
+			return 1, 1, fmt.Errorf("download stopped: %s %v", d.Action, d.Rules)
 		}
 		if _, err := timed(lat, func() (struct{}, error) {
 			return struct{}{}, c.Record(ctx, api.Record{Call: dl, DecisionID: d.DecisionID, Outcome: &api.Outcome{Success: &yes}})
 		}); err != nil {
-			return 1, 1, err
+			return 1, 2, err
 		}
-		run := api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"bash ` + file + `"}`), Session: sess, CallID: "run" + strconv.Itoa(i), Cwd: "/w", Home: "/home/u"}
 		d, err = timed(lat, func() (api.Decision, error) { return c.Decide(ctx, run) })
 		if err == nil && !slices.Contains(d.Rules, "chain.download-execute") {
 			err = fmt.Errorf("run after download: %s %v", d.Action, d.Rules)
 		}
-		return 2, 1, err
+		return 2, 3, err
 	}
+}
+
+// chainBatches runs the same rounds for n sessions at once, three
+// requests per round: the n downloads in one batch, their n records in
+// one, the n runs in one; every run must be denied by the chain rule.
+func chainBatches(prefix string, n int) iteration {
+	yes := true
+	return func(ctx context.Context, c *client.Client, w, i int, lat *[]time.Duration) (int, int, error) {
+		dls, runs, recs := make([]api.Call, n), make([]api.Call, n), make([]api.Record, n)
+		for j := range n {
+			sess := fmt.Sprintf("%s-%d-%d-%d", prefix, w, j, i/50)
+			dls[j], runs[j] = chainCalls(sess, i)
+		}
+		ds, err := timed(lat, func() ([]api.Decision, error) { return c.DecideBatch(ctx, dls) })
+		if err != nil {
+			return n, 1, err
+		}
+		for j, d := range ds {
+			if d.Action.Stops() {
+				return n, 1, fmt.Errorf("download stopped: %s %v", d.Action, d.Rules)
+			}
+			recs[j] = api.Record{Call: dls[j], DecisionID: d.DecisionID, Outcome: &api.Outcome{Success: &yes}}
+		}
+		if _, err := timed(lat, func() (struct{}, error) { return struct{}{}, c.RecordBatch(ctx, recs) }); err != nil {
+			return n, 2, err
+		}
+		ds, err = timed(lat, func() ([]api.Decision, error) { return c.DecideBatch(ctx, runs) })
+		if err != nil {
+			return 2 * n, 3, err
+		}
+		for _, d := range ds {
+			if !slices.Contains(d.Rules, "chain.download-execute") {
+				return 2 * n, 3, fmt.Errorf("run after download: %s %v", d.Action, d.Rules)
+			}
+		}
+		return 2 * n, 3, nil
+	}
+}
+
+// cacheHits reads the server's verdict cache counters.
+func cacheHits(t *testing.T, srv *running) string {
+	t.Helper()
+	mfs, err := srv.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, mf := range mfs {
+		if mf.GetName() == "toolwall_decision_cache_total" {
+			for _, m := range mf.GetMetric() {
+				got[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
+			}
+		}
+	}
+	return fmt.Sprintf("verdict cache: %.0f hits, %.0f misses", got["hit"], got["miss"])
 }
 
 // TestLoad runs the server under load on loopback, bounded in count and
 // time, and reports decisions per second and latency; it fails on any
-// error, never on speed (targets: ≥ 50,000 decisions/s single-call in
-// memory, ≥ 5,000/s with PostgreSQL-backed chains, on 2 cores).
+// error or any verdict that differs from the engine's, never on speed
+// (targets: ≥ 50,000 decisions/s single-call in memory, ≥ 5,000/s with
+// PostgreSQL-backed chains, on 2 cores).
 func TestLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test skipped in -short mode")
 	}
-	commands := []string{"git status", "ls -la src", "go test ./... 2>&1 | tail -20", "rm -rf ~", "git reset --hard", "cat README.md"}
-	want := []string{"allow", "allow", "allow", "deny", "ask", "allow"}
-	t.Run("memory/single-call", func(t *testing.T) {
-		srv := start(t, server.Options{})
-		r := load(t, srv.url, singleCall(commands, want))
-		t.Logf("memory, single-call: %v", r)
-	})
-	t.Run("memory/chains", func(t *testing.T) {
-		srv := start(t, server.Options{})
-		r := load(t, srv.url, chains("m"))
-		t.Logf("memory, chains: %v", r)
-	})
-	t.Run("sqlite/chains", func(t *testing.T) {
-		st, err := session.Open(filepath.Join(t.TempDir(), "state.db"), session.Options{Calls: 100})
-		if err != nil {
-			t.Fatal(err)
+	wl := loadCommands(t, envInt(envLoadDecisions, 3000))
+	n := envInt(envLoadBatch, 100)
+	t.Logf("single-call commands: %d from %s; batches of %d", len(wl.inputs), wl.source, n)
+	for _, c := range []struct {
+		name  string
+		cache int
+		audit bool
+		it    iteration
+	}{
+		{"memory/single-call/one-per-request", 0, false, singleCall(wl)},
+		{"memory/single-call/batch", 0, false, batched(wl, n)},
+		{"memory/single-call/batch-no-cache", -1, false, batched(wl, n)},
+		{"memory/single-call/batch-audited", 0, true, batched(wl, n)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := server.Options{CacheSize: c.cache}
+			if c.audit {
+				// What toolwall serve writes by default: audit.db, a
+				// record per decision.
+				st := sqlitestore.Open(filepath.Join(t.TempDir(), "audit.db"), sqlitestore.Options{})
+				defer st.Close()
+				opts.Audit = st
+			}
+			srv := start(t, opts)
+			r := load(t, srv.url, c.it)
+			t.Logf("%s: %v; %s", c.name, r, cacheHits(t, srv))
+		})
+	}
+	stores := []struct {
+		name string
+		open func(t *testing.T) session.Store
+	}{
+		{"memory", func(t *testing.T) session.Store { return session.NewMemory(session.Options{Calls: 100}) }},
+		{"sqlite", func(t *testing.T) session.Store {
+			st, err := session.Open(filepath.Join(t.TempDir(), "state.db"), session.Options{Calls: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}},
+		{"postgres", func(t *testing.T) session.Store {
+			dsn := postgrestest.DSN(t)
+			st, err := postgres.Open(context.Background(), dsn, postgres.Options{Schema: postgrestest.Schema(t, dsn), Session: session.Options{Calls: 100}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}},
+	}
+	for _, st := range stores {
+		for _, mode := range []string{"chains/one-per-request", "chains/batch"} {
+			t.Run(st.name+"/"+mode, func(t *testing.T) {
+				store := st.open(t)
+				defer store.Close()
+				srv := start(t, server.Options{Store: store})
+				it := chains(st.name[:1])
+				if mode == "chains/batch" {
+					it = chainBatches(st.name[:1]+"b", n/3+1)
+				}
+				r := load(t, srv.url, it)
+				t.Logf("%s, %s: %v", st.name, mode, r)
+			})
 		}
-		defer st.Close()
-		srv := start(t, server.Options{Store: st})
-		r := load(t, srv.url, chains("s"))
-		t.Logf("SQLite, chains: %v", r)
-	})
-	t.Run("postgres/chains", func(t *testing.T) {
-		dsn := postgrestest.DSN(t)
-		st, err := postgres.Open(context.Background(), dsn, postgres.Options{Schema: postgrestest.Schema(t, dsn), Session: session.Options{Calls: 100}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		srv := start(t, server.Options{Store: st})
-		r := load(t, srv.url, chains("p"))
-		t.Logf("PostgreSQL, chains: %v", r)
-	})
+	}
 }
 
 // BenchmarkDecide measures one decision over HTTP on loopback, requests
@@ -300,4 +488,48 @@ func BenchmarkHandler(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkHandlerBatch measures a batch of 100 calls through the
+// server's handler without a network, per decision: decoding, the
+// engine (or the verdict cache, as the calls repeat), metrics, encoding.
+func BenchmarkHandlerBatch(b *testing.B) {
+	for _, cache := range []int{0, -1} {
+		b.Run(map[int]string{0: "cache", -1: "no-cache"}[cache], func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "config.toml")
+			if err := os.WriteFile(path, nil, 0o600); err != nil {
+				b.Fatal(err)
+			}
+			srv, err := server.New(server.Options{ConfigPath: path, CacheSize: cache})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			data, err := os.ReadFile(filepath.Join("testdata", "load-commands.txt"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var batch api.Batch
+			for _, l := range strings.Split(string(data), "\n") {
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && len(batch.Calls) < 100 {
+					in, _ := json.Marshal(map[string]string{"command": l})
+					batch.Calls = append(batch.Calls, api.Call{Tool: "Bash", Input: in, Cwd: "/w", Home: "/home/u"})
+				}
+			}
+			body, _ := json.Marshal(batch)
+			h := srv.Handler()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				req := httptest.NewRequest(http.MethodPost, api.PathDecideBatch, bytes.NewReader(body))
+				req.Host = "127.0.0.1:8765"
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Fatal(w.Code)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(batch.Calls)), "ns/decision")
+		})
+	}
 }

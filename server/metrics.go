@@ -22,6 +22,10 @@ type metrics struct {
 	panics       prometheus.Counter
 	reloads      *prometheus.CounterVec
 	policyLoaded prometheus.Gauge
+	cacheHits    prometheus.Counter
+	cacheMisses  prometheus.Counter
+	// byAction are the children of decisions, indexed by toolwall.Action.
+	byAction [toolwall.Deny + 1]prometheus.Counter
 }
 
 // newMetrics builds and registers the metrics. Nothing is registered with
@@ -62,18 +66,28 @@ func newMetrics() *metrics {
 			Name: "toolwall_policy_loaded_timestamp_seconds", Help: "When the policy in force was loaded (Unix time).",
 		}),
 	}
+	cache := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "toolwall_decision_cache_total", Help: "Single-call decisions (no session) answered from the verdict cache (hit) or by the gate (miss).",
+	}, []string{"result"})
+	m.cacheHits, m.cacheMisses = cache.WithLabelValues("hit"), cache.WithLabelValues("miss")
+	for a := range m.byAction {
+		m.byAction[a] = m.decisions.WithLabelValues(toolwall.Action(a).String())
+	}
 	m.reg.MustRegister(m.decisions, m.ruleHits, m.decisionTime, m.requests, m.requestTime,
-		m.storeErrors, m.auditErrors, m.panics, m.reloads, m.policyLoaded,
+		m.storeErrors, m.auditErrors, m.panics, m.reloads, m.policyLoaded, cache,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
-// observe counts one decision.
-func (m *metrics) observe(v toolwall.Verdict, elapsed time.Duration) {
-	action := v.Action.String()
-	m.decisions.WithLabelValues(action).Inc()
-	for _, r := range v.Rules() {
-		m.ruleHits.WithLabelValues(action, r).Inc()
+// observe counts one decision; rules are v.Rules().
+func (m *metrics) observe(v toolwall.Verdict, rules []string, elapsed time.Duration) {
+	if int(v.Action) < len(m.byAction) {
+		m.byAction[v.Action].Inc()
+	} else {
+		m.decisions.WithLabelValues(v.Action.String()).Inc()
+	}
+	for _, r := range rules {
+		m.ruleHits.WithLabelValues(v.Action.String(), r).Inc()
 	}
 	m.decisionTime.Observe(elapsed.Seconds())
 }

@@ -153,12 +153,13 @@ func TestOpenAPI(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil || !strings.HasPrefix(doc.OpenAPI, "3.") {
 		t.Fatalf("not an OpenAPI 3 document: %v", err)
 	}
-	for _, p := range []string{api.PathDecide, api.PathRecord, api.PathTurn, api.PathRules, api.PathOpenAPI, api.PathHealth, api.PathReady, api.PathMetrics} {
+	for _, p := range []string{api.PathDecide, api.PathDecideBatch, api.PathRecord, api.PathRecordBatch, api.PathTurn, api.PathApprove, api.PathRules, api.PathOpenAPI, api.PathHealth, api.PathReady, api.PathMetrics} {
 		if _, ok := doc.Paths[p]; !ok {
 			t.Errorf("no path %s", p)
 		}
 	}
-	for name, v := range map[string]any{"Call": api.Call{}, "Record": api.Record{}, "Outcome": api.Outcome{}, "Turn": api.Turn{}, "Decision": api.Decision{}} {
+	for name, v := range map[string]any{"Call": api.Call{}, "Record": api.Record{}, "Outcome": api.Outcome{}, "Turn": api.Turn{}, "Decision": api.Decision{},
+		"Batch": api.Batch{}, "Decisions": api.Decisions{}, "Records": api.Records{}, "Recorded": api.Recorded{}, "Approve": api.Approve{}, "Approval": api.Approval{}} {
 		var want []string
 		jsonFields(reflect.TypeOf(v), &want)
 		var got []string

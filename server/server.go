@@ -16,9 +16,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/approval"
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/policy"
@@ -42,6 +44,10 @@ const (
 	MaxSessionLen = 200
 	// MaxNameLen bounds tool names, call ids and callers, in bytes.
 	MaxNameLen = 256
+	// DefaultCacheSize is the default Options.CacheSize: 16384 verdicts
+	// of calls without a session, each kept for 500 ms
+	// (policy.ProjectRecheck) and only for inputs up to 4 KiB.
+	DefaultCacheSize = 16384
 )
 
 // Options configure a Server. The zero value serves the default policy
@@ -72,6 +78,46 @@ type Options struct {
 	ShutdownTimeout time.Duration
 	// Logger receives warnings and errors; nil means slog.Default().
 	Logger *slog.Logger
+	// CacheSize is the most single-call verdicts kept for reuse (calls
+	// without a session, judged by the single-call analysis only; see
+	// DefaultCacheSize). 0 means DefaultCacheSize; negative keeps none.
+	CacheSize int
+	// Approvals, when set, remember a human's yes to an asked call, as
+	// they do for the hook: /v1/decide allows an ask that was approved
+	// for the same call in the same session and working directory, and
+	// notes every other ask as pending for POST /v1/approve. nil: every
+	// ask stays an ask, and /v1/approve answers 404.
+	Approvals Approvals
+	// Approvers are the bearer tokens that may call POST /v1/approve,
+	// each for one tenant: a human's tool, never the token an agent
+	// decides with (an agent holding it could approve its own asks).
+	// Without approvers /v1/approve answers 403.
+	Approvers []Approver
+}
+
+// Approvals remember approved asks (an *approval.Store does; see package
+// approval for the rules: only an ask is ever pending, a deny can never
+// be approved, grants expire).
+type Approvals interface {
+	// Check turns an ask of call into an allow when the same call was
+	// approved, else notes the ask pending under decision.
+	Check(ctx context.Context, decision string, call toolwall.Call, v toolwall.Verdict, confirmable bool) (toolwall.Verdict, error)
+	// Pending returns the pending ask of decision, or an error matching
+	// approval.ErrNotPending.
+	Pending(ctx context.Context, decision string) (approval.Entry, error)
+	// Approve grants the pending ask of decision.
+	Approve(ctx context.Context, decision, by string) (approval.Entry, error)
+}
+
+// Approver is a bearer token that may approve the asks of one tenant.
+type Approver struct {
+	// Token is the approver's bearer token; it must differ from every
+	// token in Options.Tokens.
+	Token string
+	// Tenant is the tenant whose asks it approves: the first 16 hex
+	// digits of the SHA-256 of the tenant's token (as the audit log shows
+	// sessions), or "local" on a server without tokens.
+	Tenant string
 }
 
 // Server is the HTTP decision server. Create it with New; it is safe for
@@ -82,8 +128,11 @@ type Server struct {
 	audit   audit.Sink
 	store   *observed
 	tenants map[[sha256.Size]byte]string
-	metrics *metrics
-	mux     *http.ServeMux
+	// approvers maps the SHA-256 of an approver token to its tenant.
+	approvers map[[sha256.Size]byte]string
+	approvals Approvals
+	metrics   *metrics
+	mux       *http.ServeMux
 
 	current   atomic.Pointer[loaded]
 	reloadErr atomic.Pointer[string]
@@ -91,6 +140,7 @@ type Server struct {
 	draining  atomic.Bool
 
 	jobs      chan job      // decisions for the workers
+	spread    int           // the most workers one batch uses
 	quit      chan struct{} // closed by Close
 	closeOnce sync.Once
 }
@@ -101,6 +151,9 @@ type loaded struct {
 	cfg     *policy.Config
 	version string
 	at      time.Time
+	// cache keeps single-call verdicts (see loaded.decide); nil when
+	// the policy's verdicts must not be reused.
+	cache *lru.Cache[string, cached]
 }
 
 // New loads the policy and returns the server. A policy that cannot be
@@ -116,7 +169,11 @@ func New(opts Options) (*Server, error) {
 	if opts.ShutdownTimeout <= 0 {
 		opts.ShutdownTimeout = DefaultShutdownTimeout
 	}
-	s := &Server{opts: opts, log: opts.Logger, audit: opts.Audit, tenants: map[[sha256.Size]byte]string{}}
+	if opts.CacheSize == 0 {
+		opts.CacheSize = DefaultCacheSize
+	}
+	s := &Server{opts: opts, log: opts.Logger, audit: opts.Audit, tenants: map[[sha256.Size]byte]string{},
+		approvers: map[[sha256.Size]byte]string{}, approvals: opts.Approvals}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -132,7 +189,19 @@ func New(opts Options) (*Server, error) {
 			return nil, errors.New("server: empty bearer token")
 		}
 		sum := sha256.Sum256([]byte(t))
-		s.tenants[sum] = hex.EncodeToString(sum[:8])
+		s.tenants[sum] = TenantOf(t)
+	}
+	for _, a := range opts.Approvers {
+		sum := sha256.Sum256([]byte(a.Token))
+		switch _, agent := s.tenants[sum]; {
+		case a.Token == "":
+			return nil, errors.New("server: empty approver token")
+		case agent:
+			return nil, fmt.Errorf("server: an approver token of tenant %s is also an agent's token; an agent could approve its own asks", a.Tenant)
+		case !s.knownTenant(a.Tenant):
+			return nil, fmt.Errorf("server: approver for tenant %q, which no token of this server has", a.Tenant)
+		}
+		s.approvers[sum] = a.Tenant
 	}
 	cfg, version, err := s.load()
 	if err != nil {
@@ -140,11 +209,32 @@ func New(opts Options) (*Server, error) {
 	}
 	s.install(cfg, version)
 	s.routes()
-	s.jobs, s.quit = make(chan job), make(chan struct{})
-	for range 4 * runtime.GOMAXPROCS(0) {
+	s.jobs, s.quit, s.spread = make(chan job), make(chan struct{}), runtime.GOMAXPROCS(0)
+	for range 4 * s.spread {
 		go s.work()
 	}
 	return s, nil
+}
+
+// TenantOf returns the tenant of a bearer token: the first 16 hex digits
+// of its SHA-256, the prefix of its sessions in the store and the audit
+// log.
+func TenantOf(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:8])
+}
+
+// knownTenant reports whether tenant is one this server serves.
+func (s *Server) knownTenant(tenant string) bool {
+	if len(s.tenants) == 0 {
+		return tenant == localTenant
+	}
+	for _, t := range s.tenants {
+		if t == tenant {
+			return true
+		}
+	}
+	return false
 }
 
 // load reads the policy file (see Options.ConfigPath) and returns it with
@@ -181,7 +271,7 @@ func (s *Server) install(cfg *policy.Config, version string) {
 	}
 	l := &loaded{
 		eng: engine.New(engine.Options{Config: cfg, ConfigPath: s.opts.ConfigPath, Store: st, Logger: s.log}),
-		cfg: cfg, version: version, at: time.Now().UTC(),
+		cfg: cfg, version: version, at: time.Now().UTC(), cache: newCache(cfg, s.opts.CacheSize),
 	}
 	if old := s.current.Swap(l); old != nil {
 		old.eng.Close() // leaves the shared store open
@@ -331,61 +421,6 @@ func (s *Server) call(tenant string, c api.Call) (toolwall.Call, error) {
 		call.Session = tenant + "/" + c.Session
 	}
 	return call, nil
-}
-
-// job is one decision handed to a worker.
-type job struct {
-	ctx  context.Context
-	eng  *engine.Engine
-	call toolwall.Call
-	out  chan toolwall.Verdict // buffered: a worker never blocks on it
-}
-
-// work decides jobs until the server closes. Workers live as long as the
-// server, so the deep stacks the shell reader needs are grown once, not
-// once per request (a goroutine per decision spent about a tenth of the
-// handler's time copying stacks).
-func (s *Server) work() {
-	for {
-		select {
-		case <-s.quit:
-			return
-		case j := <-s.jobs:
-			j.out <- s.decideSafely(j)
-		}
-	}
-}
-
-// decideSafely runs the engine, turning a panic into a deny.
-func (s *Server) decideSafely(j job) (v toolwall.Verdict) {
-	defer func() {
-		if p := recover(); p != nil {
-			s.metrics.panics.Inc()
-			s.log.Error("toolwall serve: panic in evaluation", "tool", j.call.Tool, "panic", p)
-			v = internalError(p)
-		}
-	}()
-	return j.eng.Evaluate(j.ctx, j.call)
-}
-
-// evaluate judges call within the decision time limit; past it, or when
-// the engine panics, the call is denied. A decision that overruns leaves
-// its worker busy, so a replacement is started.
-func (s *Server) evaluate(ctx context.Context, eng *engine.Engine, call toolwall.Call) toolwall.Verdict {
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
-	defer cancel()
-	j := job{ctx: ctx, eng: eng, call: call, out: make(chan toolwall.Verdict, 1)}
-	select {
-	case s.jobs <- j:
-		select {
-		case v := <-j.out:
-			return v
-		case <-ctx.Done():
-			go s.work()
-		}
-	case <-ctx.Done():
-	}
-	return toolwall.Refusal("server", toolwall.RuleTimeout, fmt.Sprintf("toolwall could not finish checking this call within %v, so it is refused rather than let through unchecked. Retry.", s.opts.Timeout))
 }
 
 // internalError is the refusal for a panic p.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -101,6 +102,8 @@ type requestCase struct {
 	Action      string          `json:"action"`
 	Rule        string          `json:"rule"`
 	Error       string          `json:"error"`
+	// Actions are the actions of a batch's decisions, in order.
+	Actions []string `json:"actions"`
 }
 
 // readCases reads a JSON-lines case file.
@@ -207,6 +210,21 @@ func TestRequests(t *testing.T) {
 				}
 				if (d.Action.String() == "allow") != (d.Message == "") {
 					t.Errorf("message %q for %s", d.Message, d.Action)
+				}
+			}
+			if c.Actions != nil {
+				var ds api.Decisions
+				if err := json.Unmarshal(data, &ds); err != nil || ds.Schema != api.Schema {
+					t.Fatalf("batch answer %s: %v", data, err)
+				}
+				var got []string
+				ids := map[string]bool{}
+				for _, d := range ds.Decisions {
+					got = append(got, d.Action.String())
+					ids[d.DecisionID] = len(d.DecisionID) == 32
+				}
+				if !slices.Equal(got, c.Actions) || len(ids) != len(got) || slices.Contains(slices.Collect(maps.Values(ids)), false) {
+					t.Errorf("batch decisions %s, want actions %v, each with its own decision id", data, c.Actions)
 				}
 			}
 		})

@@ -73,11 +73,20 @@ func (o *observed) AdvanceTurn(ctx context.Context, id string) (int, error) {
 
 // Append implements session.Store.Append, noting a failure.
 func (o *observed) Append(ctx context.Context, id string, r session.Record) error {
+	if v := viewOf(ctx); v != nil {
+		v.written(id)
+	}
 	return o.note(ctx, "append", o.Store.Append(ctx, id, r))
 }
 
-// History implements session.Store.History, noting a failure.
+// History implements session.Store.History, noting a failure; within a
+// batch the batch's one read answers (see view).
 func (o *observed) History(ctx context.Context, id string, w session.Window) ([]session.Record, error) {
+	if v := viewOf(ctx); v != nil {
+		if h, ok, err := v.history(ctx, id, w); ok {
+			return h, o.note(ctx, "history", err)
+		}
+	}
 	h, err := o.Store.History(ctx, id, w)
 	return h, o.note(ctx, "history", err)
 }
@@ -94,13 +103,25 @@ func (o *observed) Refusals(ctx context.Context, id, key string, w session.Windo
 	return n, o.note(ctx, "refusals", err)
 }
 
-// Stage implements session.Store.Stage, noting a failure.
+// Stage implements session.Store.Stage, noting a failure; within a batch
+// it is deferred to the batch's one write (see view.flush).
 func (o *observed) Stage(ctx context.Context, id, key string, r session.Record) error {
+	if v := viewOf(ctx); v != nil {
+		v.stage(id, key, r)
+		return nil
+	}
 	return o.note(ctx, "stage", o.Store.Stage(ctx, id, key, r))
 }
 
-// Commit implements session.Store.Commit, noting a failure.
+// Commit implements session.Store.Commit, noting a failure; within a
+// record batch the batch's one commit answers (see view.commitAll).
 func (o *observed) Commit(ctx context.Context, id, key string, success bool) (bool, error) {
+	if v := viewOf(ctx); v != nil {
+		if r, ok := v.commit(id, key); ok {
+			return r.found, o.note(ctx, "commit", r.err)
+		}
+		v.written(id)
+	}
 	ok, err := o.Store.Commit(ctx, id, key, success)
 	return ok, o.note(ctx, "commit", err)
 }

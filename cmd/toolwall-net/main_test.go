@@ -24,6 +24,7 @@ import (
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/audit/jsonlstore"
 	"github.com/toolwall/toolwall/mcpproxy/mcptest"
+	"github.com/toolwall/toolwall/server"
 	"github.com/toolwall/toolwall/server/api"
 	"github.com/toolwall/toolwall/server/client"
 )
@@ -281,5 +282,40 @@ func TestServeAudits(t *testing.T) {
 	recs, err := st.Query(context.Background(), audit.Filter{Actions: []toolwall.Action{toolwall.Deny}})
 	if err != nil || len(recs) != 1 || recs[0].ID != d.DecisionID {
 		t.Fatalf("audit records: %+v, %v; want the one deny %s", recs, err, d.DecisionID)
+	}
+}
+
+// TestServeApprovals: with --approver-file, a person's approver token
+// approves an ask through POST /v1/approve and the same call is then
+// allowed; the grant is kept in approvals.jsonl beside the state file,
+// as the hook keeps it; the agent's own token cannot approve.
+func TestServeApprovals(t *testing.T) {
+	dir := t.TempDir()
+	approvers := filepath.Join(dir, "approvers")
+	if err := os.WriteFile(approvers, []byte("# tenant token\n"+server.TenantOf("s3cret")+" human-s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, "state", "state.db")
+	p := startServe(t, scratchEnv(t, "TOOLWALL_TOKEN=s3cret"), "--store", "memory", "--state", state, "--listen", "127.0.0.1:0", "--approver-file", approvers)
+	ctx := context.Background()
+	agent := client.New(p.url, client.Options{Token: "s3cret"})
+	human := client.New(p.url, client.Options{Token: "human-s3cret"})
+	reset := api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"git reset --hard"}`), Session: "s1", Cwd: "/w"}
+	d, err := agent.Decide(ctx, reset)
+	if err != nil || d.Action.String() != "ask" {
+		t.Fatalf("git reset --hard: %+v %v", d, err)
+	}
+	if _, err := agent.Approve(ctx, d.DecisionID); err == nil {
+		t.Error("the agent's token approved its own ask")
+	}
+	if _, err := human.Approve(ctx, d.DecisionID); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := agent.Decide(ctx, reset); err != nil || d.Action.String() != "allow" {
+		t.Errorf("the approved call again: %+v %v", d, err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "state", "approvals.jsonl"))
+	if err != nil || !strings.Contains(string(b), `"type":"grant"`) {
+		t.Errorf("approvals.jsonl: %s %v", b, err)
 	}
 }

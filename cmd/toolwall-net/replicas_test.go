@@ -15,9 +15,10 @@ import (
 )
 
 // TestReplicas runs two server processes on one PostgreSQL: a chain
-// armed through one fires on the other, and killing one (SIGKILL) while
-// requests are in flight loses no recorded call: the client fails over to
-// the other replica and every download it recorded arms the chain there.
+// armed through one fires on the other (one call at a time and in
+// batches), and killing one (SIGKILL) while requests are in flight loses
+// no recorded call: the client fails over to the other replica and every
+// download it recorded, alone or in a batch, arms the chain there.
 func TestReplicas(t *testing.T) {
 	dsn := postgrestest.DSN(t)
 	schema := postgrestest.Schema(t, dsn)
@@ -47,6 +48,27 @@ func TestReplicas(t *testing.T) {
 	if d, err := cb.Decide(ctx, run("s", "/w/x.sh")); err != nil || !contains(d, "chain.download-execute") {
 		t.Errorf("run on B after a download recorded on A: %+v %v", d, err)
 	}
+	dls := []api.Call{download("b1", "t1", "/w/x.sh"), download("b2", "t1", "/w/x.sh"), download("b1", "t2", "/w/y.sh")}
+	ds, err := ca.DecideBatch(ctx, dls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []api.Record
+	for i, d := range ds {
+		recs = append(recs, api.Record{Call: dls[i], DecisionID: d.DecisionID, Outcome: &api.Outcome{Success: &yes}})
+	}
+	if err := ca.RecordBatch(ctx, recs); err != nil {
+		t.Fatal(err)
+	}
+	ds, err = cb.DecideBatch(ctx, []api.Call{run("b1", "/w/x.sh"), run("b2", "/w/x.sh"), run("b1", "/w/y.sh"), run("b2", "/w/y.sh")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, true, true, false} {
+		if contains(ds[i], "chain.download-execute") != want {
+			t.Errorf("batch run %d on B after a batch recorded on A: %v, want armed %v", i, ds[i].Rules, want)
+		}
+	}
 
 	// Kill A while four workers decide and record through it.
 	c := client.New(a.url, client.Options{Token: "tok", Replicas: []string{b.url}})
@@ -57,18 +79,31 @@ func TestReplicas(t *testing.T) {
 	errs := make(chan error, workers*each)
 	for w := range workers {
 		wg.Go(func() {
-			for i := range each {
-				sess, file := fmt.Sprintf("w%d", w), fmt.Sprintf("/w/f%d.sh", i)
-				call := download(sess, fmt.Sprintf("w%d-%d", w, i), file)
-				d, err := c.Decide(ctx, call)
+			// Odd workers send batches of 5 downloads (decide, record).
+			step := 1 + 4*(w%2)
+			for i := 0; i < each; i += step {
+				sess := fmt.Sprintf("w%d", w)
+				var calls []api.Call
+				for j := i; j < i+step; j++ {
+					calls = append(calls, download(sess, fmt.Sprintf("w%d-%d", w, j), fmt.Sprintf("/w/f%d.sh", j)))
+				}
+				ds, err := c.DecideBatch(ctx, calls)
 				if err == nil {
-					err = c.Record(ctx, api.Record{Call: call, DecisionID: d.DecisionID, Outcome: &api.Outcome{Success: &yes}})
+					var recs []api.Record
+					for k, d := range ds {
+						recs = append(recs, api.Record{Call: calls[k], DecisionID: d.DecisionID, Outcome: &api.Outcome{Success: &yes}})
+					}
+					if step == 1 {
+						err = c.Record(ctx, recs[0])
+					} else {
+						err = c.RecordBatch(ctx, recs)
+					}
 				}
 				if err != nil {
-					errs <- fmt.Errorf("%s %s: %w", sess, file, err)
+					errs <- fmt.Errorf("%s from %d: %w", sess, i, err)
 					continue
 				}
-				if done.Add(1) == killAfter {
+				if done.Add(int64(step)) >= killAfter {
 					kill.Do(func() { a.cmd.Process.Signal(syscall.SIGKILL) })
 				}
 			}

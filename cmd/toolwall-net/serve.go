@@ -31,7 +31,9 @@ const (
 
 type serveFlags struct {
 	listen, tokenFile, store, state, pg, schema string
+	approverFile                                string
 	maxBody                                     int64
+	cache                                       int
 	timeout, reloadEvery                        time.Duration
 }
 
@@ -40,8 +42,9 @@ func newServe() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the HTTP decision server",
-		Long: `Run the HTTP decision server: POST /v1/decide, /v1/record, /v1/turn,
-GET /v1/rules, /v1/openapi.json, /healthz, /readyz, /metrics.
+		Long: `Run the HTTP decision server: POST /v1/decide, /v1/decide/batch,
+/v1/record, /v1/record/batch, /v1/turn, /v1/approve, GET /v1/rules,
+/v1/openapi.json, /healthz, /readyz, /metrics.
 
 Bearer tokens come from --token-file (one per line, "#" comments), else
 $TOOLWALL_TOKEN_FILE, else $TOOLWALL_TOKEN. Each token is a tenant whose
@@ -52,6 +55,12 @@ Session memory (--store): "sqlite" (default; the state file of the hook,
 --state or $TOOLWALL_STATE), "memory" (this process only), or "postgres"
 (shared by every replica on one database: --postgres, else
 $TOOLWALL_POSTGRES, else libpq's PG* variables).
+
+Approvals (--approver-file, lines "TENANT TOKEN"): a person holding the
+approver token of a tenant approves an ask with POST /v1/approve; the same
+call in the same session and directory is then allowed (approvals.jsonl
+beside the state file, as for the hook). An agent's own token never
+approves. Without the file, asks stay asks.
 
 SIGHUP, or a change of the configuration file, reloads the policy; a
 broken policy keeps the one in force and logs the error. SIGINT or
@@ -66,7 +75,9 @@ SIGTERM shut down gracefully, finishing the requests in flight.`,
 	fl.StringVar(&f.state, "state", "", "SQLite state file with --store sqlite (default $TOOLWALL_STATE, else the hook's)")
 	fl.StringVar(&f.pg, "postgres", "", "PostgreSQL connection string with --store postgres (default $TOOLWALL_POSTGRES, else PG* variables)")
 	fl.StringVar(&f.schema, "postgres-schema", postgres.DefaultSchema, "PostgreSQL schema of the tables")
+	fl.StringVar(&f.approverFile, "approver-file", "", `file of approver tokens, lines "TENANT TOKEN" (TENANT: 16 hex digits the start log names, or "local" without tokens)`)
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
+	fl.IntVar(&f.cache, "verdict-cache", server.DefaultCacheSize, "single-call verdicts (calls without a session) kept for 500 ms for the same exact call; 0: none")
 	fl.DurationVar(&f.timeout, "timeout", server.DefaultTimeout, "longest time one decision may take before the call is denied")
 	fl.DurationVar(&f.reloadEvery, "reload-every", 2*time.Second, "how often to check the configuration file for changes (0: only on SIGHUP)")
 	return cmd
@@ -100,6 +111,39 @@ func tokens(file string) ([]string, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("token file %s holds no token", file)
+	}
+	return out, nil
+}
+
+// approvers reads the approver file: one "TENANT TOKEN" per line, "#"
+// comments.
+func approvers(file string) ([]server.Approver, error) {
+	if file == "" {
+		return nil, nil
+	}
+	fh, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("approver file: %w", err)
+	}
+	defer fh.Close()
+	var out []server.Approver
+	sc := bufio.NewScanner(fh)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			return nil, fmt.Errorf("approver file %s line %d: want \"TENANT TOKEN\"", file, n)
+		}
+		out = append(out, server.Approver{Tenant: f[0], Token: f[1]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("approver file %s: %w", file, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("approver file %s holds no approver", file)
 	}
 	return out, nil
 }
@@ -181,9 +225,27 @@ func serve(ctx context.Context, f serveFlags) error {
 	if as != nil {
 		defer as.Close()
 	}
-	srv, err := server.New(server.Options{
+	apps, err := approvers(f.approverFile)
+	if err != nil {
+		return err
+	}
+	opts := server.Options{
 		ConfigPath: configPath, Store: st, Tokens: toks, MaxBody: f.maxBody, Timeout: f.timeout, Logger: log, Audit: sink,
-	})
+		Approvers: apps, CacheSize: f.cache,
+	}
+	if f.cache <= 0 {
+		opts.CacheSize = -1
+	}
+	if len(apps) > 0 {
+		path, err := engine.StatePath(f.state, cfg)
+		if err != nil {
+			return fmt.Errorf("approvals: %w", err)
+		}
+		if opts.Approvals = engine.StoresFor(cfg, path).Approvals(); opts.Approvals == nil {
+			return errors.New("approvals have no place (set HOME or --state)")
+		}
+	}
+	srv, err := server.New(opts)
 	if err != nil {
 		return err
 	}
@@ -210,7 +272,11 @@ func serve(ctx context.Context, f serveFlags) error {
 	if f.reloadEvery > 0 {
 		go srv.WatchPolicy(ctx, f.reloadEvery)
 	}
-	log.Info("toolwall serve: listening", "addr", ln.Addr().String(), "store", what, "tokens", len(toks))
+	tenants := []string{}
+	for _, t := range toks {
+		tenants = append(tenants, server.TenantOf(t))
+	}
+	log.Info("toolwall serve: listening", "addr", ln.Addr().String(), "store", what, "tenants", strings.Join(tenants, ","), "approvers", len(apps))
 	err = srv.Serve(ctx, ln)
 	if err == nil || errors.Is(err, context.Canceled) {
 		log.Info("toolwall serve: stopped")

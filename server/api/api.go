@@ -11,15 +11,23 @@ const Schema = "toolwall.v1"
 
 // Paths of the endpoints.
 const (
-	PathDecide  = "/v1/decide"
-	PathRecord  = "/v1/record"
-	PathTurn    = "/v1/turn"
-	PathRules   = "/v1/rules"
-	PathOpenAPI = "/v1/openapi.json"
-	PathHealth  = "/healthz"
-	PathReady   = "/readyz"
-	PathMetrics = "/metrics"
+	PathDecide      = "/v1/decide"
+	PathDecideBatch = "/v1/decide/batch"
+	PathRecord      = "/v1/record"
+	PathRecordBatch = "/v1/record/batch"
+	PathTurn        = "/v1/turn"
+	PathApprove     = "/v1/approve"
+	PathRules       = "/v1/rules"
+	PathOpenAPI     = "/v1/openapi.json"
+	PathHealth      = "/healthz"
+	PathReady       = "/readyz"
+	PathMetrics     = "/metrics"
 )
+
+// MaxBatch is the most calls (or records) one batch request may carry;
+// a larger batch is answered 400. The body limit (8 MiB by default)
+// applies to the whole batch.
+const MaxBatch = 1000
 
 // Call is a tool call as a client sends it: the body of POST /v1/decide,
 // and the call part of POST /v1/record.
@@ -75,6 +83,28 @@ type Decision struct {
 	Message string `json:"message,omitempty"`
 }
 
+// Batch is the body of POST /v1/decide/batch: several calls decided in
+// one request. Each call is decided as if it came alone to /v1/decide
+// (its own decision id and audit record); calls of one session are
+// decided in the order given, so each sees what the ones before it left
+// in session memory, and calls of different sessions in parallel.
+type Batch struct {
+	// Schema is "toolwall.v1" or empty.
+	Schema string `json:"schema,omitempty"`
+	// Calls are 1 to MaxBatch calls. A call that /v1/decide would refuse
+	// as a bad request makes the whole batch a 400 naming its index.
+	Calls []Call `json:"calls"`
+}
+
+// Decisions is the response of POST /v1/decide/batch: one decision per
+// call, in the order of the calls.
+type Decisions struct {
+	// Schema is "toolwall.v1".
+	Schema string `json:"schema"`
+	// Decisions has exactly one entry per call of the batch, in order.
+	Decisions []Decision `json:"decisions"`
+}
+
 // Outcome is what happened when a call ran.
 type Outcome struct {
 	// Success says whether the tool reported success. Required.
@@ -100,12 +130,54 @@ type Record struct {
 	Outcome *Outcome `json:"outcome"`
 }
 
-// Recorded is the response of POST /v1/record. A 200 means the call is
-// durably in session memory (when the store keeps it).
+// Recorded is the response of POST /v1/record and /v1/record/batch. A
+// 200 means every call is durably in session memory (when the store
+// keeps it).
 type Recorded struct {
 	Schema string `json:"schema"`
 	// Recorded is true.
 	Recorded bool `json:"recorded"`
+	// Count is how many records a batch carried (omitted for a single
+	// record).
+	Count int `json:"count,omitempty"`
+}
+
+// Records is the body of POST /v1/record/batch: 1 to MaxBatch calls that
+// ran, recorded in the order given. The answer is 200 only when all of
+// them are in session memory; on 503 send the whole batch again.
+type Records struct {
+	// Schema is "toolwall.v1" or empty.
+	Schema string `json:"schema,omitempty"`
+	// Records are the calls that ran, each as the body of /v1/record.
+	Records []Record `json:"records"`
+}
+
+// Approve is the body of POST /v1/approve: a human's yes to an asked
+// call. It needs an approver token of the decision's tenant (never the
+// token the agent decides with).
+type Approve struct {
+	// Schema is "toolwall.v1" or empty.
+	Schema string `json:"schema,omitempty"`
+	// DecisionID is the decision id of an ask. Required.
+	DecisionID string `json:"decision_id"`
+}
+
+// Approval is the response of POST /v1/approve: the grant. From now on
+// the same call (tool, input, caller) in the same session and working
+// directory is allowed by /v1/decide without asking, until Expires.
+type Approval struct {
+	Schema string `json:"schema"`
+	// DecisionID is the approved decision.
+	DecisionID string `json:"decision_id"`
+	// Session is the session the grant holds in ("" for calls sent
+	// without one).
+	Session string `json:"session,omitempty"`
+	// Tool and Summary describe the approved call (secrets redacted).
+	Tool    string `json:"tool"`
+	Summary string `json:"summary,omitempty"`
+	// Expires is when the grant ends (RFC 3339); empty means the end of
+	// the session (the approvals' retention, 7 days by default).
+	Expires string `json:"expires,omitempty"`
 }
 
 // Turn is the body of POST /v1/turn: the session's user starts a new turn
@@ -196,7 +268,8 @@ type Error struct {
 type ErrorDetail struct {
 	// Code is stable: "bad_request", "unauthorized", "forbidden", "too_large",
 	// "unsupported_media_type", "not_found", "method_not_allowed",
-	// "unavailable", "internal".
+	// "not_pending" (/v1/approve: no pending ask of this tenant under
+	// that decision id), "unavailable", "internal".
 	Code string `json:"code"`
 	// Message is for people.
 	Message string `json:"message"`

@@ -176,3 +176,43 @@ func (c *Client) Rules(ctx context.Context) (api.Rules, error) {
 	err := c.do(ctx, http.MethodGet, api.PathRules, nil, &out, retryAny)
 	return out, err
 }
+
+// DecideBatch asks for decisions on calls (1 to api.MaxBatch) in one
+// request and returns them in the order of the calls. On any error it
+// returns the error and a deny with rule gate.internal-error for every
+// call (fail closed).
+func (c *Client) DecideBatch(ctx context.Context, calls []api.Call) ([]api.Decision, error) {
+	var out api.Decisions
+	err := c.do(ctx, http.MethodPost, api.PathDecideBatch, api.Batch{Calls: calls}, &out, retryAny)
+	if err == nil && len(out.Decisions) != len(calls) {
+		err = fmt.Errorf("toolwall server: %d decisions for %d calls", len(out.Decisions), len(calls))
+	}
+	if err != nil {
+		v := toolwall.Refusal("client", toolwall.RuleInternal, "The toolwall server could not decide on this call ("+err.Error()+"), so it is refused rather than run unchecked. Retry.")
+		ds := make([]api.Decision, len(calls))
+		for i := range ds {
+			ds[i] = api.Decision{Schema: api.Schema, Verdict: v, Rules: v.Rules(), Message: "toolwall denied this call: " + v.Reason}
+		}
+		return ds, err
+	}
+	return out.Decisions, nil
+}
+
+// RecordBatch reports that calls ran (1 to api.MaxBatch), in order. A nil
+// error means every one is in session memory; after an error send the
+// whole batch again.
+func (c *Client) RecordBatch(ctx context.Context, rs []api.Record) error {
+	var out api.Recorded
+	return c.do(ctx, http.MethodPost, api.PathRecordBatch, api.Records{Records: rs}, &out, retryAny)
+}
+
+// Approve grants the ask of decision: the same call in the same session
+// and working directory is then allowed. The client's token must be an
+// approver token of the decision's tenant; a decision that left no
+// pending ask of that tenant is a *StatusError with code 404
+// (Detail.Code "not_pending").
+func (c *Client) Approve(ctx context.Context, decision string) (api.Approval, error) {
+	var out api.Approval
+	err := c.do(ctx, http.MethodPost, api.PathApprove, api.Approve{DecisionID: decision}, &out, retryDial)
+	return out, err
+}

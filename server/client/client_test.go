@@ -72,3 +72,24 @@ func TestFailover(t *testing.T) {
 		t.Errorf("Turn past an unreachable replica = %d, %v", n, err)
 	}
 }
+
+// TestBatchFailsClosed: a batch the server cannot answer comes back as a
+// deny for every call, and a server that answers with the wrong number of
+// decisions is an error, never a partial list.
+func TestBatchFailsClosed(t *testing.T) {
+	ctx := context.Background()
+	bad, _ := replica(t, http.StatusBadRequest)
+	calls := []api.Call{{Tool: "Bash"}, {Tool: "Write"}}
+	ds, err := client.New(bad.URL, client.Options{Token: "tok"}).DecideBatch(ctx, calls)
+	if err == nil || len(ds) != 2 || ds[0].Action.String() != "deny" || ds[1].Action.String() != "deny" || ds[1].Rules[0] != "gate.internal-error" {
+		t.Errorf("DecideBatch on a 400: %+v, %v", ds, err)
+	}
+	short := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(api.Decisions{Schema: api.Schema, Decisions: []api.Decision{{DecisionID: "d"}}})
+	}))
+	defer short.Close()
+	ds, err = client.New(short.URL, client.Options{}).DecideBatch(ctx, calls)
+	if err == nil || len(ds) != 2 || ds[0].Action.String() != "deny" {
+		t.Errorf("DecideBatch with one decision for two calls: %+v, %v", ds, err)
+	}
+}

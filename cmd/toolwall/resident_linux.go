@@ -107,11 +107,20 @@ func serveResident(idle time.Duration) error {
 		client = real
 	}
 	r := &residentServer{self: self, client: client, born: born, jobs: make(chan job)}
-	go r.work()
-	defer close(r.jobs)
 	states := &stateCache{open: map[string]*heldState{}}
-	defer states.close()
 	openState = states.get
+	worked := make(chan struct{})
+	go func() {
+		defer close(worked)
+		r.work()
+	}()
+	// On the way out: no call is being read (r.wait below), the worker
+	// finishes the last call's audit writes, then the databases close.
+	defer func() {
+		close(r.jobs)
+		<-worked
+		states.close()
+	}()
 	for {
 		_ = ln.SetDeadline(time.Now().Add(idle))
 		conn, err := ln.AcceptUnix()

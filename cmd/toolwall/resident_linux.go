@@ -178,8 +178,7 @@ func (r *residentServer) stale() bool {
 // payload read (outside the lock), the hook run, the exit status.
 func (r *residentServer) serve(conn *net.UnixConn) {
 	defer conn.Close()
-	deadline := time.Now().Add(resident.ReplyTimeout)
-	_ = conn.SetDeadline(deadline)
+	_ = conn.SetDeadline(time.Now().Add(resident.ReplyTimeout))
 	req, files, err := readRequest(conn, r.client)
 	defer func() {
 		for _, f := range files {
@@ -198,7 +197,7 @@ func (r *residentServer) serve(conn *net.UnixConn) {
 		in = io.MultiReader(in, errReader{perr})
 	}
 	done := make(chan int, 1)
-	r.jobs <- job{req: req, in: in, out: files[1], errOut: files[2], deadline: deadline, done: done}
+	r.jobs <- job{req: req, in: in, out: files[1], errOut: files[2], done: done}
 	_, _ = conn.Write(resident.Reply(<-done))
 }
 
@@ -207,21 +206,12 @@ type job struct {
 	req         resident.Request
 	in          io.Reader
 	out, errOut *os.File
-	// deadline is when the client stops waiting (resident.ReplyTimeout
-	// after it connected): a job still queued then is not run, so a call
-	// the client has given up on (and the binary has answered) leaves no
-	// record of its own.
-	deadline time.Time
-	done     chan<- int
+	done        chan<- int
 }
 
 // work runs the jobs one after another until jobs is closed.
 func (r *residentServer) work() {
 	for j := range r.jobs {
-		if time.Now().After(j.deadline) {
-			j.done <- resident.Stale
-			continue
-		}
 		j.done <- r.run(j.req, j.in, j.out, j.errOut)
 	}
 }

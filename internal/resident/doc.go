@@ -7,9 +7,12 @@
 // The client (cmd/toolwall-hook, a binary that links little beyond this
 // package) connects to [Socket], checks the peer (this user; its
 // executable is the toolwall binary beside the client, not a replaced
-// file; no LD_* variables), and sends a [Request] — the hook's arguments,
-// working directory and environment — with its standard input, output
-// and error attached (SCM_RIGHTS). The resident (`toolwall resident`,
+// file; no LD_* variables; the client's resource limits and mount and
+// user namespaces), and sends a [Request] — the hook's arguments,
+// working directory and environment — with its standard input and two
+// pipes for the hook's output and error attached (SCM_RIGHTS); the
+// client writes what came through the pipes once the resident has
+// replied, and nothing when it does not reply within [ReplyTimeout]. The resident (`toolwall resident`,
 // cmd/toolwall) runs the same hook command the toolwall binary would run,
 // with that environment, directory and those streams, and replies with
 // the exit status ([Reply]). The verdict is the one the binary itself

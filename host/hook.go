@@ -17,9 +17,12 @@ import (
 	"github.com/toolwall/toolwall/paths"
 )
 
-// DefaultRecordTimeout bounds a post or prompt event's writes (20 s,
-// well inside the 60 s hosts give a hook).
-const DefaultRecordTimeout = 20 * time.Second
+// DefaultRecordTimeout bounds a post or prompt event's writes (8 s):
+// inside the 10 s timeout `toolwall install` writes for every hook event,
+// past which a host kills the hook, so that a record that cannot be
+// written in time is still noted as lost (session.LostError) rather than
+// cut off unnoted.
+const DefaultRecordTimeout = 8 * time.Second
 
 // DefaultTimeout bounds how long a PreToolUse decision may take (4 s).
 // Hosts let a call through when a hook times out (Claude Code, Codex,

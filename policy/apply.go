@@ -156,8 +156,10 @@ func score(a toolwall.Action) float64 {
 // `toolwall hook`: a host event fed by the agent would forge what only
 // the host reports — a user's prompt (a new turn, which ages the chain
 // window and lowers the trajectory risk) or a call that ran (taken as the
-// user's approval of an asked call). toolwall-hook, the hook client that
-// runs toolwall's commands, is read as toolwall.
+// user's approval of an asked call). `toolwall resident`, which answers
+// the hooks, is denied too: one a tool call starts runs under what that
+// call set up. toolwall-hook, the hook client that runs toolwall's
+// commands, is read as toolwall.
 func selfApprove(in *analysis.Input, r *analysis.Report) {
 	if in.Script == nil {
 		return
@@ -174,9 +176,14 @@ func selfApprove(in *analysis.Input, r *analysis.Report) {
 				return
 			}
 		}
-		if tw && subcommand(c.Args[1:]) == "hook" {
+		switch sub := subcommand(c.Args[1:]); {
+		case tw && sub == "hook":
 			r.Add(toolwall.Finding{Rule: RuleSelfApprove, Category: "self", Score: 0.95, Action: toolwall.Deny,
 				Reason: "Running `toolwall hook` from a tool call was refused: its events come from the agent host only (a prompt, a call that ran), and one fed by a tool call would forge them. Do the work another way; to test the hook, ask the user."})
+			return
+		case tw && sub == "resident":
+			r.Add(toolwall.Finding{Rule: RuleSelfApprove, Category: "self", Score: 0.95, Action: toolwall.Deny,
+				Reason: "Running `toolwall resident` from a tool call was refused: the resident process answers the agent host's hooks, and one started by a tool call runs under whatever that call set up. toolwall-hook starts it by itself; leave it alone."})
 			return
 		}
 	}

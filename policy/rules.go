@@ -11,7 +11,7 @@ import (
 // layers' [[rule]] entries.
 func (p *Policy) rules() []analysis.Rule {
 	out := []analysis.Rule{
-		{ID: RuleSelfApprove, Action: toolwall.Deny, Protects: "approvals and host events from being forged by the agent itself (toolwall approve or toolwall hook from a tool call)", Example: "toolwall approve 0123456789abcdef"},
+		{ID: RuleSelfApprove, Action: toolwall.Deny, Protects: "approvals and host events from being forged by the agent itself (toolwall approve, toolwall hook or toolwall resident from a tool call)", Example: "toolwall approve 0123456789abcdef"},
 		{ID: toolwall.RuleConfig, Action: toolwall.Deny, Protects: "against running with a broken configuration (every call is refused until it is fixed)", Example: ""},
 	}
 	for _, r := range p.base.Rule {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -131,8 +132,17 @@ func serveHook(ctx context.Context, a host.Adapter, stdin io.Reader, state strin
 	if ap := stores.Approvals(); ap != nil {
 		h.Approvals = ap
 	}
-	return hookExit(h.Handle(ctx, stdin, os.Stdout, os.Stderr))
+	v, exit := h.Handle(ctx, stdin, os.Stdout, os.Stderr)
+	if slices.Contains(v.Rules(), toolwall.RuleTimeout) {
+		abandoned = true
+	}
+	return hookExit(v, exit)
 }
+
+// abandoned is set when a decision ran out of time: its evaluation may
+// still be running. A process ends with the call anyway; a resident
+// process retires (see resident_linux.go).
+var abandoned bool
 
 // hookExit turns the hook's exit status into the command's.
 func hookExit(_ toolwall.Verdict, exit int) error {

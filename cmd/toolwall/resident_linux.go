@@ -86,16 +86,6 @@ func serveResident(idle time.Duration) error {
 	}
 	ln.SetUnlinkOnClose(true)
 	defer ln.Close()
-	// SIGTERM or SIGINT: stop accepting, finish the calls in flight, and
-	// remove the socket.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
-	defer signal.Stop(sig)
-	go func() {
-		if _, ok := <-sig; ok {
-			ln.Close()
-		}
-	}()
 	// One processor: calls are served one at a time anyway, and waking a
 	// second thread for each handoff costs more than it gains.
 	runtime.GOMAXPROCS(1)
@@ -106,7 +96,25 @@ func serveResident(idle time.Duration) error {
 	if real, err := filepath.EvalSymlinks(client); err == nil {
 		client = real
 	}
-	r := &residentServer{self: self, client: client, born: born, jobs: make(chan job)}
+	r := &residentServer{self: self, client: client, born: born, jobs: make(chan job), runtimeEnv: map[string]string{}, ln: ln}
+	for i, ns := range []string{"mnt", "user"} {
+		if r.ns[i], err = os.Stat("/proc/self/ns/" + ns); err != nil {
+			return err
+		}
+	}
+	for _, k := range []string{"GODEBUG", "GOMEMLIMIT", "GOGC"} {
+		r.runtimeEnv[k] = os.Getenv(k)
+	}
+	// SIGTERM or SIGINT: stop accepting, finish the calls in flight, and
+	// remove the socket.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sig)
+	go func() {
+		if _, ok := <-sig; ok {
+			r.retire()
+		}
+	}()
 	states := &stateCache{open: map[string]*heldState{}}
 	openState = states.get
 	worked := make(chan struct{})
@@ -153,6 +161,13 @@ type residentServer struct {
 	// program whose calls are served (symlinks resolved).
 	self, client string
 	born         os.FileInfo
+	// ns are this process's mount and user namespaces; runtimeEnv its
+	// GODEBUG, GOMEMLIMIT and GOGC (see fits).
+	ns         [2]os.FileInfo
+	runtimeEnv map[string]string
+	// ln is the listener; stop closes it once (retire).
+	ln   *net.UnixListener
+	stop sync.Once
 	// jobs is served by one long-lived worker goroutine, so calls run one
 	// at a time (a fraction of a millisecond each once the payload is
 	// read; it is read before) on a stack that has already grown: a fresh
@@ -172,6 +187,10 @@ func (r *residentServer) add(d int) {
 	r.inflight.Add(int64(d))
 }
 
+// retire closes the listener once: the accept loop ends, the calls in
+// flight finish, the process exits.
+func (r *residentServer) retire() { r.stop.Do(func() { r.ln.Close() }) }
+
 func (r *residentServer) busy() bool { return r.inflight.Load() > 0 }
 
 func (r *residentServer) wait() { r.done.Wait() }
@@ -188,13 +207,15 @@ func (r *residentServer) stale() bool {
 func (r *residentServer) serve(conn *net.UnixConn) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(resident.ReplyTimeout))
-	req, files, err := readRequest(conn, r.client)
-	defer func() {
+	req, files, pid, err := readRequest(conn, r.client)
+	closeFiles := func() {
 		for _, f := range files {
 			f.Close()
 		}
-	}()
-	if err != nil || len(files) != 3 || len(req.Args) == 0 || req.Args[0] != "hook" {
+		files = nil
+	}
+	defer closeFiles()
+	if err != nil || len(files) != 3 || len(req.Args) == 0 || req.Args[0] != "hook" || !r.fits(req, pid, files[0]) {
 		_, _ = conn.Write(resident.Reply(resident.Stale))
 		return
 	}
@@ -207,7 +228,67 @@ func (r *residentServer) serve(conn *net.UnixConn) {
 	}
 	done := make(chan int, 1)
 	r.jobs <- job{req: req, in: in, out: files[1], errOut: files[2], done: done}
-	_, _ = conn.Write(resident.Reply(<-done))
+	status := <-done
+	// The answer's pipes end before the reply: the client reads them to
+	// their end once it has the reply.
+	closeFiles()
+	_, _ = conn.Write(resident.Reply(status))
+}
+
+// fits reports whether this process would answer req as the binary run
+// by the client would: the client's resource limits are this process's
+// (a resident started under `prlimit --nofile=15` cannot open the state
+// file), it is in this process's mount and user namespaces (another view
+// of the files), its directory exists, its GODEBUG, GOMEMLIMIT and GOGC
+// are this process's, and its standard input is not a terminal (a read
+// left waiting on one would take a line the user types later). Anything
+// else is answered Stale: the client runs the binary itself.
+func (r *residentServer) fits(req resident.Request, pid int, stdin *os.File) bool {
+	if len(req.Limits) != 2*resident.NumLimits {
+		return false
+	}
+	for i := range resident.NumLimits {
+		var l unix.Rlimit
+		if unix.Getrlimit(i, &l) != nil || l.Cur != req.Limits[2*i] || l.Max != req.Limits[2*i+1] {
+			return false
+		}
+	}
+	for i, ns := range []string{"mnt", "user"} {
+		st, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/ns/" + ns)
+		if err != nil || !os.SameFile(st, r.ns[i]) {
+			return false
+		}
+	}
+	if st, err := os.Stat(req.Dir); err != nil || !st.IsDir() {
+		return false
+	}
+	for _, k := range []string{"GODEBUG", "GOMEMLIMIT", "GOGC"} {
+		if envValue(req.Env, k) != r.runtimeEnv[k] {
+			return false
+		}
+	}
+	if st, err := stdin.Stat(); err != nil || st.Mode()&os.ModeCharDevice != 0 && !isDevNull(st) {
+		return false
+	}
+	return true
+}
+
+// envValue is the value of key in env ("KEY=value" entries; the last
+// wins, as in a process's environment), "" when unset.
+func envValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
+}
+
+// isDevNull reports whether st is /dev/null's.
+func isDevNull(st os.FileInfo) bool {
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(st, null)
 }
 
 // job is one call for the worker; its exit status goes to done.
@@ -221,12 +302,20 @@ type job struct {
 // work runs the jobs one after another until jobs is closed.
 // The audit writes a call handed over (host.Hook.Later) run after its
 // reply, before the next call.
+//
+// A call whose decision ran out of time leaves its evaluation running in
+// this process, where it would go on under the next call's environment;
+// after one, the resident stops taking calls and exits (the next client
+// starts a fresh one).
 func (r *residentServer) work() {
 	for j := range r.jobs {
 		status, after := r.run(j.req, j.in, j.out, j.errOut)
 		j.done <- status
 		for _, f := range after {
 			runAfter(f)
+		}
+		if abandoned {
+			r.retire()
 		}
 	}
 }
@@ -243,7 +332,7 @@ func runAfter(f func()) {
 func refuse(conn *net.UnixConn) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(time.Second))
-	_, files, _ := readRequest(conn, "")
+	_, files, _, _ := readRequest(conn, "")
 	for _, f := range files {
 		f.Close()
 	}
@@ -271,20 +360,27 @@ func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os
 	}()
 	setEnv(req.Env)
 	_ = os.Chdir(req.Dir)
+	abandoned = false
 	os.Stdout, os.Stderr, stdin = out, errOut, in
 	later = func(f func()) { after = append(after, f) }
 	status = run(req.Args)
 	return status, after
 }
 
-// setEnv replaces the process's environment with env, except GODEBUG
-// (setting it changes the running runtime's behaviour).
+// setEnv replaces the process's environment with env, except GODEBUG,
+// which keeps the process's value (setting it changes the running
+// runtime's behaviour; fits serves only requests whose GODEBUG is the
+// process's own).
 func setEnv(env []string) {
+	debug := os.Getenv("GODEBUG")
 	os.Clearenv()
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok && k != "" && k != "GODEBUG" {
 			_ = os.Setenv(k, v)
 		}
+	}
+	if debug != "" {
+		_ = os.Setenv("GODEBUG", debug)
 	}
 }
 
@@ -295,28 +391,28 @@ func setEnv(env []string) {
 // host may send, which `toolwall hook` from a tool call is denied for
 // (policy.self-approve). The standard input descriptor is made
 // non-blocking so that closing it ends a read still waiting on it.
-func readRequest(conn *net.UnixConn, client string) (resident.Request, []*os.File, error) {
+func readRequest(conn *net.UnixConn, client string) (resident.Request, []*os.File, int, error) {
 	raw, err := conn.SyscallConn()
 	if err != nil {
-		return resident.Request{}, nil, err
+		return resident.Request{}, nil, 0, err
 	}
 	var cred *unix.Ucred
 	var cerr error
 	if err := raw.Control(func(fd uintptr) {
 		cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
 	}); err != nil || cerr != nil || int(cred.Uid) != os.Getuid() {
-		return resident.Request{}, nil, errors.New("peer is not this user")
+		return resident.Request{}, nil, 0, errors.New("peer is not this user")
 	}
 	if client != "" {
 		if exe, err := os.Readlink("/proc/" + strconv.Itoa(int(cred.Pid)) + "/exe"); err != nil || exe != client {
-			return resident.Request{}, nil, errors.New("peer is not toolwall-hook")
+			return resident.Request{}, nil, 0, errors.New("peer is not toolwall-hook")
 		}
 	}
 	buf := make([]byte, 64<<10)
 	oob := make([]byte, unix.CmsgSpace(3*4))
 	n, oobn, _, _, err := conn.ReadMsgUnix(buf, oob)
 	if err != nil {
-		return resident.Request{}, nil, err
+		return resident.Request{}, nil, 0, err
 	}
 	var files []*os.File
 	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
@@ -338,23 +434,23 @@ func readRequest(conn *net.UnixConn, client string) (resident.Request, []*os.Fil
 	if len(data) < 8 {
 		head := make([]byte, 8-len(data))
 		if _, err := io.ReadFull(conn, head); err != nil {
-			return resident.Request{}, files, err
+			return resident.Request{}, files, 0, err
 		}
 		data = append(data, head...)
 	}
 	total, err := resident.FrameLen(data)
 	if err != nil {
-		return resident.Request{}, files, err
+		return resident.Request{}, files, 0, err
 	}
 	if total > len(data) {
 		rest := make([]byte, total-len(data))
 		if _, err := io.ReadFull(conn, rest); err != nil {
-			return resident.Request{}, files, err
+			return resident.Request{}, files, 0, err
 		}
 		data = append(data, rest...)
 	}
 	req, err := resident.Unmarshal(data)
-	return req, files, err
+	return req, files, int(cred.Pid), err
 }
 
 // pollable reports whether fd is a pipe or a socket: those are made

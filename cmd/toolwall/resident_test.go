@@ -543,3 +543,22 @@ func TestResidentLimits(t *testing.T) {
 		t.Fatalf("./run.sh after download and chmod: the binary %+v, through the client %+v", direct, served)
 	}
 }
+
+// TestResidentRefusesOtherRuntimeSettings: a call whose GOGC, GOMEMLIMIT
+// or GODEBUG differ from the resident's is not served (the binary would
+// run under them): the client decides through the binary.
+func TestResidentRefusesOtherRuntimeSettings(t *testing.T) {
+	in := newResidentInstall(t)
+	in.start(t, "1m")
+	args := []string{"hook", "claude-code"}
+	payload := hosts.Probe("claude-code", "go test ./...", "/workspace/app")
+	if r := in.hook(t, true, "only", args, payload); r.Exit != 0 {
+		t.Fatalf("plain call: %+v", r)
+	}
+	for _, kv := range []string{"GOGC=50", "GOMEMLIMIT=1GiB", "GODEBUG=urlstrictcolons=0"} {
+		r := runProgram(t, in.client, append(in.env, "TOOLWALL_RESIDENT=only", kv), args, payload)
+		if r.Exit != 2 || !strings.Contains(r.Stderr, "refused") {
+			t.Errorf("%s: %+v", kv, r)
+		}
+	}
+}

@@ -3,15 +3,15 @@ package resident
 import (
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // ReplyTimeout bounds a whole call through the resident, from connecting
-// to the end of its output (5 s). Hosts let a call run when its hook
+// to the end of its answer (5 s). Hosts let a call run when its hook
 // outlives the timeout `toolwall install` writes (10 s); a client that
 // gives up still has the binary decide (up to host.DefaultTimeout, 4 s),
 // so the two must fit inside the host's. A resident that is stopped, or
@@ -20,17 +20,19 @@ const ReplyTimeout = 5 * time.Second
 
 // Call hands the hook command args (starting with "hook") to the resident
 // process of the toolwall binary at full, passing this process's
-// standard input and pipes for its output, and returns the exit status
-// the hook must end with. The resident's output is written to this
-// process's standard output and error only once the resident has replied
-// and closed the pipes, so a host reads either the resident's whole
-// answer or none of it.
+// standard input and two pipes for the answer, and returns the exit
+// status the hook must end with. The resident writes the answer into the
+// pipes and closes them before it replies; the client copies it to its
+// own standard output and error only then, so a host reads the
+// resident's whole answer or none of it (a resident that answers after
+// the client gave up writes into pipes nobody reads).
 //
 // The resident is trusted only when the socket's peer runs as this user,
-// its executable is full itself (not a replaced or deleted file), its
-// environment sets no dynamic-loader variables, and it runs with this
-// process's resource limits and in its mount and user namespaces; socket
-// is its address (see [Socket]).
+// its executable is full itself (not a replaced or deleted file) and its
+// environment sets no dynamic-loader variables; socket is its address
+// (see [Socket]). The request carries this process's resource limits:
+// the resident serves it only when they are its own, and only in this
+// process's mount and user namespaces.
 //
 // The outcome says what happened: [Served] (status is the hook's),
 // [Absent] (nothing listens), [Untrusted] or [Refused] (the peer failed a
@@ -56,24 +58,24 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 		return 0, Untrusted
 	}
 	wd, _ := os.Getwd()
-	msg, err := Request{Args: args, Dir: wd, Env: os.Environ()}.Marshal()
+	msg, err := Request{Args: args, Dir: wd, Env: os.Environ(), Limits: limits()}.Marshal()
 	if err != nil {
 		return 0, Refused
 	}
 	var outp, errp [2]int
-	if syscall.Pipe2(outp[:], syscall.O_CLOEXEC) != nil {
+	if syscall.Pipe2(outp[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK) != nil {
 		return 0, Refused
 	}
-	if syscall.Pipe2(errp[:], syscall.O_CLOEXEC) != nil {
-		syscall.Close(outp[0])
+	defer syscall.Close(outp[0])
+	if syscall.Pipe2(errp[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK) != nil {
 		syscall.Close(outp[1])
 		return 0, Refused
 	}
+	defer syscall.Close(errp[0])
 	// The descriptors go with the first byte; the rest follows plainly.
 	n, err := syscall.SendmsgN(fd, msg, syscall.UnixRights(0, outp[1], errp[1]), nil, 0)
 	syscall.Close(outp[1])
 	syscall.Close(errp[1])
-	stdout, stderr := collect(outp[0]), collect(errp[0])
 	if err != nil {
 		return 0, Absent
 	}
@@ -104,16 +106,26 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 	case status == Stale:
 		return 0, Refused
 	}
-	// The resident closes the pipes after its reply: the output is whole
-	// at their end.
-	o, ok := wait(stdout, deadline)
-	e, ok2 := wait(stderr, deadline)
+	o, ok := drain(outp[0], deadline)
+	e, ok2 := drain(errp[0], deadline)
 	if !ok || !ok2 {
 		return 0, Broken
 	}
 	_, _ = os.Stdout.Write(o)
 	_, _ = os.Stderr.Write(e)
 	return status, Served
+}
+
+// limits returns this process's resource limits, soft and hard for each
+// resource below NumLimits (zeros for one that cannot be read).
+func limits() []uint64 {
+	out := make([]uint64, 0, 2*NumLimits)
+	for r := range NumLimits {
+		var l syscall.Rlimit
+		_ = syscall.Getrlimit(r, &l)
+		out = append(out, l.Cur, l.Max)
+	}
+	return out
 }
 
 // timeout bounds the socket fd's next send and receive by deadline (a
@@ -124,41 +136,47 @@ func timeout(fd int, deadline time.Time) {
 	_ = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv)
 }
 
-// collect reads the pipe fd to its end in the background. The read end is
-// close-on-exec: when the caller gives up and executes the binary, a late
-// write of the resident fails and reaches no host.
-func collect(fd int) <-chan []byte {
-	c := make(chan []byte, 1)
-	go func() {
-		f := os.NewFile(uintptr(fd), "resident output")
-		b, err := io.ReadAll(f)
-		if err != nil {
-			b = nil
+// drain reads the non-blocking pipe fd to its end, waiting for data at
+// most until deadline; it reports whether the end came in time. The
+// resident closes its ends before replying, so after the reply the end is
+// there at once.
+func drain(fd int, deadline time.Time) ([]byte, bool) {
+	var out []byte
+	buf := make([]byte, 16<<10)
+	for {
+		k, err := syscall.Read(fd, buf)
+		switch {
+		case k > 0:
+			out = append(out, buf[:k]...)
+			continue
+		case err == nil:
+			return out, true // the end
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case !errors.Is(err, syscall.EAGAIN):
+			return nil, false
 		}
-		c <- b
-	}()
-	return c
-}
-
-// wait returns what c delivers before the deadline, and whether it did.
-func wait(c <-chan []byte, deadline time.Time) ([]byte, bool) {
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
-	select {
-	case b := <-c:
-		return b, b != nil
-	case <-t.C:
-		return nil, false
+		left := time.Until(deadline)
+		if left <= 0 {
+			return nil, false
+		}
+		var set syscall.FdSet
+		w := 8 * int(unsafe.Sizeof(set.Bits[0]))
+		if fd >= w*len(set.Bits) {
+			return nil, false
+		}
+		set.Bits[fd/w] |= 1 << (uint(fd) % uint(w))
+		tv := syscall.NsecToTimeval(left.Nanoseconds())
+		if _, err := syscall.Select(fd+1, &set, nil, nil, &tv); err != nil && !errors.Is(err, syscall.EINTR) {
+			return nil, false
+		}
 	}
 }
 
 // trusted checks the peer of the connected socket fd: same user, its
-// executable is full, no dynamic-loader variables in its environment,
-// the same resource limits as this process and the same mount and user
-// namespaces. A resident started with a lowered limit (prlimit
-// --nofile) cannot open the state file and would judge without the
-// session's memory; one in a namespace of its own may see another
-// configuration: either would answer otherwise than the binary run here.
+// executable is full, no dynamic-loader variables in its environment.
+// (Its limits and namespaces are checked by the resident itself, which
+// the executable check makes toolwall's own code.)
 func trusted(fd int, full string) bool {
 	cred, err := syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
 	if err != nil || int(cred.Uid) != os.Getuid() || cred.Pid <= 0 {
@@ -174,22 +192,6 @@ func trusted(fd int, full string) bool {
 	}
 	for kv := range bytes.SplitSeq(env, []byte{0}) {
 		if bytes.HasPrefix(kv, []byte("LD_")) {
-			return false
-		}
-	}
-	theirs, err := os.ReadFile(proc + "/limits")
-	if err != nil {
-		return false
-	}
-	if ours, err := os.ReadFile("/proc/self/limits"); err != nil || !bytes.Equal(ours, theirs) {
-		return false
-	}
-	for _, ns := range []string{"/ns/mnt", "/ns/user"} {
-		theirs, err := os.Readlink(proc + ns)
-		if err != nil {
-			return false
-		}
-		if ours, err := os.Readlink("/proc/self" + ns); err != nil || ours != theirs {
 			return false
 		}
 	}

@@ -28,14 +28,21 @@ const Stale = -1
 
 // Request is what a hook client hands to the resident process: the
 // command line after the program name (it must start with "hook"), the
-// client's working directory and its whole environment ("KEY=value"
-// entries). The client's standard input, output and error travel beside
-// it as file descriptors.
+// client's working directory, its whole environment ("KEY=value"
+// entries) and its resource limits (soft and hard, for each resource
+// 0..NumLimits-1: the resident serves only a client whose limits are its
+// own). The client's standard input and two pipes for the answer travel
+// beside it as file descriptors.
 type Request struct {
-	Args []string
-	Dir  string
-	Env  []string
+	Args   []string
+	Dir    string
+	Env    []string
+	Limits []uint64
 }
+
+// NumLimits is how many resource limits (RLIMIT_CPU … RLIMIT_RTTIME on
+// Linux) a request carries, two numbers each.
+const NumLimits = 16
 
 // ErrMalformed is returned by [Unmarshal] for bytes that are not one
 // whole request.
@@ -43,10 +50,11 @@ var ErrMalformed = errors.New("resident: malformed request")
 
 // Marshal encodes r: magic, a 4-byte big-endian body length, then the
 // body (the argument count, each argument, the directory, the
-// environment count and each entry; every string a 4-byte length and its
-// bytes). It fails when the result would exceed MaxRequest.
+// environment count and each entry — every string a 4-byte length and its
+// bytes —, then the count of limits and each as 8 bytes). It fails when
+// the result would exceed MaxRequest.
 func (r Request) Marshal() ([]byte, error) {
-	n := 16 + len(r.Dir)
+	n := 20 + len(r.Dir) + 8*len(r.Limits)
 	for _, s := range r.Args {
 		n += 4 + len(s)
 	}
@@ -62,6 +70,10 @@ func (r Request) Marshal() ([]byte, error) {
 	b = appendList(b, r.Args)
 	b = appendString(b, r.Dir)
 	b = appendList(b, r.Env)
+	b = appendUint32(b, uint32(len(r.Limits)))
+	for _, v := range r.Limits {
+		b = appendUint32(appendUint32(b, uint32(v>>32)), uint32(v))
+	}
 	putUint32(b[4:8], uint32(len(b)-8))
 	return b, nil
 }
@@ -116,7 +128,7 @@ func Unmarshal(b []byte) (Request, error) {
 		return Request{}, ErrMalformed
 	}
 	d := decoder{b: b[8:]}
-	r := Request{Args: d.list(), Dir: d.string(), Env: d.list()}
+	r := Request{Args: d.list(), Dir: d.string(), Env: d.list(), Limits: d.uint64s()}
 	if d.bad || len(d.b) != 0 {
 		return Request{}, ErrMalformed
 	}
@@ -147,6 +159,19 @@ func (d *decoder) string() string {
 	s := string(d.b[:n])
 	d.b = d.b[n:]
 	return s
+}
+
+func (d *decoder) uint64s() []uint64 {
+	n := d.uint32()
+	if d.bad || n > len(d.b)/8 {
+		d.bad = true
+		return nil
+	}
+	out := make([]uint64, 0, n)
+	for range n {
+		out = append(out, uint64(d.uint32())<<32|uint64(d.uint32()))
+	}
+	return out
 }
 
 func (d *decoder) list() []string {

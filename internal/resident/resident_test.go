@@ -20,14 +20,15 @@ func TestRequestRoundTrip(t *testing.T) {
 		Name string   `json:"name"`
 		Args []string `json:"args"`
 		Dir  string   `json:"dir"`
-		Env  []string `json:"env"`
+		Env    []string `json:"env"`
+		Limits []uint64 `json:"limits"`
 	}
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			in := Request{Args: c.Args, Dir: c.Dir, Env: c.Env}
+			in := Request{Args: c.Args, Dir: c.Dir, Env: c.Env, Limits: c.Limits}
 			b, err := in.Marshal()
 			if err != nil {
 				t.Fatal(err)
@@ -45,6 +46,9 @@ func TestRequestRoundTrip(t *testing.T) {
 			}
 			if len(in.Env) == 0 && len(out.Env) == 0 {
 				in.Env, out.Env = nil, nil
+			}
+			if len(in.Limits) == 0 && len(out.Limits) == 0 {
+				in.Limits, out.Limits = nil, nil
 			}
 			if !reflect.DeepEqual(in, out) {
 				t.Fatalf("round trip: %#v, want %#v", out, in)
@@ -130,7 +134,7 @@ func TestSocket(t *testing.T) {
 }
 
 func FuzzUnmarshal(f *testing.F) {
-	for _, r := range []Request{{Args: []string{"hook", "claude-code"}, Dir: "/w", Env: []string{"A=b"}}, {}} {
+	for _, r := range []Request{{Args: []string{"hook", "claude-code"}, Dir: "/w", Env: []string{"A=b"}, Limits: []uint64{1, 1 << 63}}, {}} {
 		b, _ := r.Marshal()
 		f.Add(b)
 	}

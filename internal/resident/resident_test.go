@@ -17,9 +17,9 @@ func TestRequestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cases []struct {
-		Name string   `json:"name"`
-		Args []string `json:"args"`
-		Dir  string   `json:"dir"`
+		Name   string   `json:"name"`
+		Args   []string `json:"args"`
+		Dir    string   `json:"dir"`
 		Env    []string `json:"env"`
 		Limits []uint64 `json:"limits"`
 	}

@@ -45,9 +45,14 @@ func toolwallBinary() string {
 	if err != nil {
 		self = os.Args[0]
 	}
+	// self is already free of symlinks (/proc/self/exe): only the last
+	// element can be one, and one lstat says so.
 	full := filepath.Join(filepath.Dir(self), "toolwall")
-	if real, err := filepath.EvalSymlinks(full); err == nil {
-		full = real
+	var st syscall.Stat_t
+	if syscall.Lstat(full, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFLNK {
+		if real, err := filepath.EvalSymlinks(full); err == nil {
+			full = real
+		}
 	}
 	return full
 }

@@ -86,6 +86,15 @@ func serveResident(idle time.Duration) error {
 	}
 	ln.SetUnlinkOnClose(true)
 	defer ln.Close()
+	pid := strconv.Itoa(os.Getpid())
+	if err := writePid(resident.PidFile(sock), pid); err != nil {
+		return err
+	}
+	defer func() {
+		if b, err := os.ReadFile(resident.PidFile(sock)); err == nil && string(b) == pid+"\n" {
+			os.Remove(resident.PidFile(sock))
+		}
+	}()
 	// One processor: calls are served one at a time anyway, and waking a
 	// second thread for each handoff costs more than it gains.
 	runtime.GOMAXPROCS(1)
@@ -150,6 +159,20 @@ func serveResident(idle time.Duration) error {
 		}()
 	}
 	r.wait()
+	return nil
+}
+
+// writePid writes pid to file atomically (a temporary file renamed over
+// it), mode 0600.
+func writePid(file, pid string) error {
+	tmp := file + ".tmp" + pid
+	if err := os.WriteFile(tmp, []byte(pid+"\n"), 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		os.Remove(tmp)
+		return err
+	}
 	return nil
 }
 

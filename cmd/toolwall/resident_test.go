@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -196,10 +198,27 @@ func TestResidentSession(t *testing.T) {
 // TestResidentImpostor: a listener on the socket that is not this
 // user's toolwall binary is never sent the call (no descriptors, no
 // bytes): the client decides through the binary, and with
-// TOOLWALL_RESIDENT=only refuses.
+// TOOLWALL_RESIDENT=only refuses. Its pid file names either itself (not
+// toolwall) or a real resident listening elsewhere (not the socket's
+// peer).
 func TestResidentImpostor(t *testing.T) {
 	in := newResidentInstall(t)
 	if err := os.MkdirAll(filepath.Dir(in.socket), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// A real resident on another socket, whose pid the impostor claims.
+	other := *in
+	other.env = append(slices.Clone(in.env), "XDG_RUNTIME_DIR="+t.TempDir())
+	other.socket, _ = resident.Socket(in.full, func(k string) string { return envValue(other.env, k) })
+	real := other.start(t, "1m")
+	// The impostor holds the lock, as a real resident would, so that no
+	// resident the client starts takes the socket over.
+	lock, err := os.OpenFile(in.socket+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("unix", in.socket)
@@ -222,16 +241,30 @@ func TestResidentImpostor(t *testing.T) {
 		}
 	}()
 	args := []string{"hook", "claude-code"}
-	r := in.hook(t, true, "", args, hosts.Probe("claude-code", "rm -rf ~", "/workspace/app"))
-	if v := view.For("claude-code")(r, true); v.Action != toolwall.Deny {
-		t.Fatalf("with an impostor on the socket: %+v (%+v)", v, r)
-	}
-	if n := <-got; n != 0 {
-		t.Fatalf("the impostor received %d bytes", n)
-	}
-	r = in.hook(t, true, "only", args, hosts.Probe("claude-code", "go test ./...", "/workspace/app"))
-	if r.Exit != 2 || !strings.Contains(r.Stderr, "untrusted") {
-		t.Fatalf("TOOLWALL_RESIDENT=only with an impostor: %+v", r)
+	for _, pid := range []int{os.Getpid(), real.Process.Pid} {
+		if err := os.WriteFile(resident.PidFile(in.socket), []byte(strconv.Itoa(pid)+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := in.hook(t, true, "", args, hosts.Probe("claude-code", "rm -rf ~", "/workspace/app"))
+		if v := view.For("claude-code")(r, true); v.Action != toolwall.Deny {
+			t.Fatalf("pid %d, with an impostor on the socket: %+v (%+v)", pid, v, r)
+		}
+		select {
+		case n := <-got:
+			if n != 0 {
+				t.Fatalf("pid %d: the impostor received %d bytes", pid, n)
+			}
+		case <-time.After(3 * time.Second): // not even connected to
+		}
+		r = in.hook(t, true, "only", args, hosts.Probe("claude-code", "go test ./...", "/workspace/app"))
+		if r.Exit != 2 || !strings.Contains(r.Stderr, "untrusted") {
+			t.Fatalf("pid %d: TOOLWALL_RESIDENT=only with an impostor: %+v", pid, r)
+		}
+		for len(got) > 0 {
+			if n := <-got; n != 0 {
+				t.Fatalf("pid %d: the impostor received %d bytes", pid, n)
+			}
+		}
 	}
 }
 

@@ -27,10 +27,11 @@ const ReplyTimeout = 5 * time.Second
 // resident's whole answer or none of it (a resident that answers after
 // the client gave up writes into pipes nobody reads).
 //
-// The resident is trusted only when the socket's peer runs as this user,
-// its executable is full itself (not a replaced or deleted file) and its
-// environment sets no dynamic-loader variables; socket is its address
-// (see [Socket]). The request carries this process's resource limits:
+// The resident is trusted only when the process named in its pid file
+// ([PidFile]) runs as this user, its executable is full itself (not a
+// replaced or deleted file) and its environment sets no dynamic-loader
+// variables, and that process is the socket's peer; socket is its
+// address (see [Socket]). The request carries this process's resource limits:
 // the resident serves it only when they are its own, and only in this
 // process's mount and user namespaces.
 //
@@ -48,16 +49,28 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 		return 0, Absent
 	}
 	defer syscall.Close(fd)
+	// The resident is checked before connecting (through the pid it
+	// wrote beside the socket), so that the request follows the
+	// connection at once and the resident wakes once for both.
+	pid, err := residentPid(socket)
+	if err != nil {
+		return 0, Absent
+	}
+	if !trusted(pid, full) {
+		return 0, Untrusted
+	}
 	// Set before connecting: a listener that accepts nothing (stopped,
 	// its backlog full) must not hold connect(2) either.
 	timeout(fd, deadline)
 	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: socket}); err != nil {
 		return 0, Absent
 	}
-	if !trusted(fd, full) {
+	// The listener must be that process.
+	cred, err := syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	if err != nil || int(cred.Pid) != pid || int(cred.Uid) != syscall.Getuid() {
 		return 0, Untrusted
 	}
-	wd, _ := os.Getwd()
+	wd, _ := syscall.Getwd()
 	msg, err := Request{Args: args, Dir: wd, Env: os.Environ(), Limits: limits()}.Marshal()
 	if err != nil {
 		return 0, Refused
@@ -111,9 +124,23 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 	if !ok || !ok2 {
 		return 0, Broken
 	}
-	_, _ = os.Stdout.Write(o)
-	_, _ = os.Stderr.Write(e)
+	writeAll(1, o)
+	writeAll(2, e)
 	return status, Served
+}
+
+// writeAll writes b to fd.
+func writeAll(fd int, b []byte) {
+	for len(b) > 0 {
+		n, err := syscall.Write(fd, b)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return
+		}
+		b = b[n:]
+	}
 }
 
 // limits returns this process's resource limits, soft and hard for each
@@ -173,20 +200,35 @@ func drain(fd int, deadline time.Time) ([]byte, bool) {
 	}
 }
 
-// trusted checks the peer of the connected socket fd: same user, its
-// executable is full, no dynamic-loader variables in its environment.
-// (Its limits and namespaces are checked by the resident itself, which
-// the executable check makes toolwall's own code.)
-func trusted(fd int, full string) bool {
-	cred, err := syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	if err != nil || int(cred.Uid) != os.Getuid() || cred.Pid <= 0 {
+// residentPid reads the pid the resident wrote beside socket.
+func residentPid(socket string) (int, error) {
+	b, err := readSmall(PidFile(socket), 32)
+	if err != nil {
+		return 0, err
+	}
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(b)))
+	if err != nil || pid <= 0 {
+		return 0, errors.New("resident: bad pid file")
+	}
+	return pid, nil
+}
+
+// trusted checks process pid: it runs as this user, its executable is
+// full, and its environment has no dynamic-loader variables. (Its limits
+// and namespaces are checked by the resident itself, which the
+// executable check makes toolwall's own code.) Plain system calls: a
+// hook client pays for every piece of code it touches the first time.
+func trusted(pid int, full string) bool {
+	proc := "/proc/" + strconv.Itoa(pid)
+	var st syscall.Stat_t
+	if syscall.Stat(proc, &st) != nil || int(st.Uid) != syscall.Getuid() {
 		return false
 	}
-	proc := "/proc/" + strconv.Itoa(int(cred.Pid))
-	if exe, err := os.Readlink(proc + "/exe"); err != nil || exe != full {
+	buf := make([]byte, len(full)+1)
+	if n, err := syscall.Readlink(proc+"/exe", buf); err != nil || n != len(full) || string(buf[:n]) != full {
 		return false
 	}
-	env, err := os.ReadFile(proc + "/environ")
+	env, err := readSmall(proc+"/environ", 1<<20)
 	if err != nil {
 		return false
 	}
@@ -196,4 +238,31 @@ func trusted(fd int, full string) bool {
 		}
 	}
 	return true
+}
+
+// readSmall reads the file at path, at most max bytes.
+func readSmall(path string, max int) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	buf := make([]byte, 0, 4096)
+	for len(buf) < max {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
+	return nil, errors.New("resident: " + path + " is too large")
 }

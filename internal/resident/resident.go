@@ -268,3 +268,8 @@ func (o Outcome) String() string {
 	}
 	return "broken"
 }
+
+// PidFile is where the resident listening on socket writes its process
+// id (decimal, one line): a client checks that process before it
+// connects.
+func PidFile(socket string) string { return socket + ".pid" }

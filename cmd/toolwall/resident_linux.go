@@ -367,13 +367,12 @@ func refuse(conn *net.UnixConn) {
 // status, and the audit writes to run after the reply. The swap is undone
 // before it returns. Only the worker calls it.
 func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os.File) (status int, after []func()) {
-	env := os.Environ()
-	dir, _ := os.Getwd()
 	oldOut, oldErr := os.Stdout, os.Stderr
 	defer func() {
+		// The streams go back; the environment and directory stay the
+		// call's until the next call sets its own (nothing else in this
+		// process reads them).
 		os.Stdout, os.Stderr, stdin, later = oldOut, oldErr, os.Stdin, nil
-		setEnv(env)
-		_ = os.Chdir(dir)
 		if p := recover(); p != nil {
 			// The hook recovers from panics inside the gate; one here is
 			// in the swap itself. Exit status 2 blocks in most hosts.
@@ -390,20 +389,28 @@ func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os
 	return status, after
 }
 
-// setEnv replaces the process's environment with env, except GODEBUG,
-// which keeps the process's value (setting it changes the running
-// runtime's behaviour; fits serves only requests whose GODEBUG is the
-// process's own).
+// setEnv makes the process's environment env, except GODEBUG, which
+// keeps the process's value (setting it changes the running runtime's
+// behaviour; fits serves only requests whose GODEBUG is the process's
+// own). Only the entries that differ are changed: a host's hooks mostly
+// share one environment, and each change takes a lock and a copy.
 func setEnv(env []string) {
-	debug := os.Getenv("GODEBUG")
-	os.Clearenv()
+	want := make(map[string]string, len(env))
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok && k != "" && k != "GODEBUG" {
-			_ = os.Setenv(k, v)
+			want[k] = v
 		}
 	}
-	if debug != "" {
-		_ = os.Setenv("GODEBUG", debug)
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, ok := want[k]; !ok && k != "GODEBUG" {
+			_ = os.Unsetenv(k)
+		}
+	}
+	for k, v := range want {
+		if cur, ok := os.LookupEnv(k); !ok || cur != v {
+			_ = os.Setenv(k, v)
+		}
 	}
 }
 

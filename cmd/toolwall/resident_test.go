@@ -595,3 +595,37 @@ func TestResidentRefusesOtherRuntimeSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestResidentEnvironmentPerCall: each call runs under its own client's
+// environment, nothing of the one before: a configuration named by
+// TOOLWALL_CONFIG in one call (here a broken one, which denies every
+// call) does not apply to the next call, which names none; and a
+// configuration fixed on disk applies at the next call.
+func TestResidentEnvironmentPerCall(t *testing.T) {
+	in := newResidentInstall(t)
+	in.start(t, "1m")
+	args := []string{"hook", "claude-code"}
+	payload := hosts.Probe("claude-code", "ls", "/workspace/app")
+	conf := configFile(t, "[thresholds]\nwarn = \"high\"\n")
+	read := view.For("claude-code")
+	call := func(env ...string) toolwall.Verdict {
+		r := runProgram(t, in.client, append(append(slices.Clone(in.env), "TOOLWALL_RESIDENT=only"), env...), args, payload)
+		if r.Exit == 2 && strings.Contains(r.Stderr, "no resident served") {
+			t.Fatalf("not served: %+v", r)
+		}
+		v := read(r, true)
+		return toolwall.Verdict{Action: v.Action, Reason: v.Reason}
+	}
+	if v := call("TOOLWALL_CONFIG=" + conf); v.Action != toolwall.Deny || !strings.Contains(v.Reason, "config.invalid") {
+		t.Fatalf("broken configuration: %+v", v)
+	}
+	if v := call(); v.Action != toolwall.Allow {
+		t.Fatalf("the next call, with no TOOLWALL_CONFIG, inherited it: %+v", v)
+	}
+	if err := os.WriteFile(conf, []byte("[thresholds]\nwarn = 0.3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if v := call("TOOLWALL_CONFIG=" + conf); v.Action != toolwall.Allow {
+		t.Fatalf("the configuration fixed on disk: %+v", v)
+	}
+}

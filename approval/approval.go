@@ -247,20 +247,12 @@ func (s *Store) Pending(_ context.Context, decision string) (Entry, error) {
 // Approve grants the pending ask of decision, by a human (by names how:
 // "toolwall approve"). It fails with ErrNotPending when the decision left
 // no pending ask.
-func (s *Store) Approve(_ context.Context, decision, by string) (Entry, error) {
-	es, err := s.entries()
+func (s *Store) Approve(ctx context.Context, decision, by string) (Entry, error) {
+	e, err := s.Pending(ctx, decision)
 	if err != nil {
 		return Entry{}, err
 	}
-	for i := len(es) - 1; i >= 0; i-- {
-		if e := es[i]; e.Decision == decision {
-			if e.Type != TypePending {
-				return Entry{}, ErrNotPending
-			}
-			return s.grant(e, by)
-		}
-	}
-	return Entry{}, ErrNotPending
+	return s.grant(e, by)
 }
 
 // Grants returns the live grants, newest first.

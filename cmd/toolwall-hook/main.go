@@ -21,7 +21,10 @@ func main() {
 			switch out {
 			case resident.Served:
 				os.Exit(status)
-			case resident.Absent:
+			case resident.Absent, resident.Untrusted:
+				// Untrusted: a resident of a replaced binary, which exits
+				// within a second, or something else on the socket; a new
+				// resident takes over once it can hold the lock.
 				_ = resident.Start(full)
 			}
 			// Untrusted, Refused: decide here. Broken: the payload may be

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -113,17 +114,13 @@ func checkHost(ctx context.Context, name string, hooks []install.Hook, o install
 		row.problem = "not installed: toolwall install " + name
 		return row
 	}
-	var where []string
+	var places []string
 	for _, h := range hooks {
-		w := "user"
-		if o.Project != "" && strings.HasPrefix(h.File, o.Project+string(filepath.Separator)) {
-			w = "project"
-		}
-		if !strings.Contains(strings.Join(where, ","), w) {
-			where = append(where, w)
+		if w := where(h.File, o.Home, o.Project); !slices.Contains(places, w) {
+			places = append(places, w)
 		}
 	}
-	row.where = strings.Join(where, "+")
+	row.where = strings.Join(places, "+")
 	self, _ := os.Executable()
 	if real, err := filepath.EvalSymlinks(self); err == nil {
 		self = real
@@ -238,4 +235,18 @@ m.default({ on: (event, f) => { if (event === "tool.call") handler = f; }, syste
 const r = await handler({ tool: "Bash", input: { cmd: command }, thread: { id: "toolwall-doctor" } }, { system: { workspaceRoot: dir } });
 say(r.action === "allow" ? { action: "allow" } : { action: "deny", reason: String(r.message) });
 `
+}
+
+// where says whether a hook found in file is the user's or the project's
+// install: the nearer of home and project that holds the file (a project
+// directory above the home, such as /tmp for a home under /tmp, holds the
+// user's files too).
+func where(file, home, project string) string {
+	sep := string(filepath.Separator)
+	inHome := home != "" && strings.HasPrefix(file, home+sep)
+	inProject := project != "" && strings.HasPrefix(file, project+sep)
+	if inProject && (!inHome || len(project) > len(home)) {
+		return "project"
+	}
+	return "user"
 }

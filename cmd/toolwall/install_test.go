@@ -147,3 +147,20 @@ func TestPluginsFailClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorWhere: doctor labels a hook by the nearer of home and
+// project that holds its file.
+func TestDoctorWhere(t *testing.T) {
+	for _, c := range []struct{ file, home, project, want string }{
+		{"/tmp/h/.claude/settings.json", "/tmp/h", "/tmp", "user"},
+		{"/tmp/h/.claude/settings.json", "/tmp/h", "/tmp/h", "user"},
+		{"/tmp/h/p/.claude/settings.json", "/tmp/h", "/tmp/h/p", "project"},
+		{"/w/p/.cursor/hooks.json", "/home/u", "/w/p", "project"},
+		{"/home/u/.codex/config.toml", "/home/u", "/", "user"},
+		{"/home/u/.codex/config.toml", "/home/u", "", "user"},
+	} {
+		if got := where(c.file, c.home, c.project); got != c.want {
+			t.Errorf("where(%q, home %q, project %q) = %s, want %s", c.file, c.home, c.project, got, c.want)
+		}
+	}
+}

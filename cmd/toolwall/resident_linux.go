@@ -48,6 +48,10 @@ binary is replaced, or at once when another resident already serves.`,
 	return c
 }
 
+// staleCheck is how often an idle resident checks whether its binary was
+// replaced (1 s: a stat).
+const staleCheck = time.Second
+
 // serveResident listens until idle passes without a call or the binary
 // is replaced. A second resident (the lock is held) returns nil at once.
 func serveResident(idle time.Duration) error {
@@ -138,16 +142,26 @@ func serveResident(idle time.Duration) error {
 		<-worked
 		states.close()
 	}()
+	// The binary is looked at every staleCheck too, not only when a call
+	// comes: a client does not connect to a resident whose binary was
+	// replaced (`go install` renames a new file over it), so that
+	// resident would otherwise hold the lock, and keep a fresh one from
+	// starting, until it is idle.
+	lastCall := time.Now()
 	for {
-		_ = ln.SetDeadline(time.Now().Add(idle))
+		_ = ln.SetDeadline(time.Now().Add(min(staleCheck, time.Until(lastCall.Add(idle)))))
 		conn, err := ln.AcceptUnix()
 		if err != nil {
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() && r.busy() {
+			if !errors.As(err, &ne) || !ne.Timeout() || r.stale() {
+				break
+			}
+			if time.Since(lastCall) < idle || r.busy() {
 				continue
 			}
 			break
 		}
+		lastCall = time.Now()
 		if r.stale() {
 			refuse(conn)
 			break

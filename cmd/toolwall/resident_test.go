@@ -269,29 +269,68 @@ func TestResidentImpostor(t *testing.T) {
 }
 
 // TestResidentStale: a resident whose binary was replaced answers no
-// call (the client decides through the new binary) and exits.
+// call and exits — rewritten in place (the client still connects and the
+// resident refuses) or renamed over, as `go install` does (the client
+// does not trust the deleted executable; the resident notices by itself
+// within a second) — and a resident of the new binary takes over.
 func TestResidentStale(t *testing.T) {
-	in := newResidentInstall(t)
-	cmd := in.start(t, "1m")
-	// One call served first: the connection waitListening queued is taken
-	// before the binary changes.
-	if r := in.hook(t, true, "only", []string{"hook", "claude-code"}, hosts.Probe("claude-code", "go test ./...", "/workspace/app")); r.Exit != 0 {
-		t.Fatalf("before the change: %+v", r)
-	}
-	later := time.Now().Add(time.Hour)
-	if err := os.Chtimes(in.full, later, later); err != nil {
-		t.Fatal(err)
-	}
-	r := in.hook(t, true, "only", []string{"hook", "claude-code"}, hosts.Probe("claude-code", "go test ./...", "/workspace/app"))
-	if r.Exit != 2 || !strings.Contains(r.Stderr, "refused") {
-		t.Fatalf("a stale resident served: %+v", r)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the stale resident did not exit")
+	for _, c := range []struct {
+		name    string
+		replace func(t *testing.T, full string)
+		says    string
+	}{
+		{"rewritten", func(t *testing.T, full string) {
+			later := time.Now().Add(time.Hour)
+			if err := os.Chtimes(full, later, later); err != nil {
+				t.Fatal(err)
+			}
+		}, "refused"},
+		{"renamed over", func(t *testing.T, full string) {
+			data, err := os.ReadFile(full)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tmp := full + ".new"
+			if err := os.WriteFile(tmp, data, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(tmp, full); err != nil {
+				t.Fatal(err)
+			}
+		}, "untrusted"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := newResidentInstall(t)
+			cmd := in.start(t, "1m")
+			args := []string{"hook", "claude-code"}
+			payload := hosts.Probe("claude-code", "go test ./...", "/workspace/app")
+			// One call served first: the connection waitListening queued
+			// is taken before the binary changes.
+			if r := in.hook(t, true, "only", args, payload); r.Exit != 0 {
+				t.Fatalf("before the change: %+v", r)
+			}
+			c.replace(t, in.full)
+			r := in.hook(t, true, "only", args, payload)
+			if r.Exit != 2 || !strings.Contains(r.Stderr, c.says) {
+				t.Fatalf("a stale resident served: %+v", r)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the stale resident did not exit")
+			}
+			// The client started a resident of the new binary.
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+				if r := in.hook(t, true, "only", args, payload); r.Exit == 0 {
+					break
+				} else if time.Now().After(deadline) {
+					t.Fatalf("no resident of the new binary: %+v", r)
+				}
+			}
+			stopResident(t, in.socket)
+		})
 	}
 }
 

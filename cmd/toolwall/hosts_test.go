@@ -24,7 +24,7 @@ func runHost(t *testing.T, env []string, args []string, payload []byte) host.Res
 
 // runProgram runs name with args, the test's environment plus env, and
 // payload on stdin; it returns stdout, stderr and the exit status.
-func runProgram(t *testing.T, name string, env []string, args []string, payload []byte) host.Response {
+func runProgram(t testing.TB, name string, env []string, args []string, payload []byte) host.Response {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(os.Environ(), env...)

@@ -165,7 +165,7 @@ func decision(t *testing.T, out string) claudecode.SpecificOutput {
 	return o.HookSpecificOutput
 }
 
-func hookEnv(t *testing.T) []string {
+func hookEnv(t testing.TB) []string {
 	return []string{"TOOLWALL_STATE=" + filepath.Join(t.TempDir(), "state.db"), "CLAUDE_PROJECT_DIR=/workspace/app", "HOME=/home/user",
 		"XDG_CONFIG_HOME=" + t.TempDir(), "TOOLWALL_CONFIG="}
 }

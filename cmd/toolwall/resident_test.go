@@ -35,7 +35,7 @@ type residentInstall struct {
 	env                       []string
 }
 
-func newResidentInstall(t *testing.T) *residentInstall {
+func newResidentInstall(t testing.TB) *residentInstall {
 	t.Helper()
 	dir := t.TempDir()
 	in := &residentInstall{dir: dir, full: filepath.Join(dir, "toolwall"), client: filepath.Join(dir, "toolwall-hook")}
@@ -65,7 +65,7 @@ func newResidentInstall(t *testing.T) *residentInstall {
 
 // hook runs the hook command with payload on stdin: through the client
 // (client true, with TOOLWALL_RESIDENT=mode) or the toolwall binary.
-func (in *residentInstall) hook(t *testing.T, client bool, mode string, args []string, payload []byte) host.Response {
+func (in *residentInstall) hook(t testing.TB, client bool, mode string, args []string, payload []byte) host.Response {
 	t.Helper()
 	name := in.full
 	if client {
@@ -76,7 +76,7 @@ func (in *residentInstall) hook(t *testing.T, client bool, mode string, args []s
 
 // start runs `toolwall resident` and waits until it listens; the test's
 // end stops it.
-func (in *residentInstall) start(t *testing.T, idle string) *exec.Cmd {
+func (in *residentInstall) start(t testing.TB, idle string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(in.full, "resident", "--idle", idle)
 	cmd.Env = append(os.Environ(), in.env...)
@@ -92,7 +92,7 @@ func (in *residentInstall) start(t *testing.T, idle string) *exec.Cmd {
 }
 
 // waitListening waits up to 10 s for a process to accept on the socket.
-func (in *residentInstall) waitListening(t *testing.T) {
+func (in *residentInstall) waitListening(t testing.TB) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if c, err := net.Dial("unix", in.socket); err == nil {
@@ -666,5 +666,21 @@ func TestResidentEnvironmentPerCall(t *testing.T) {
 	}
 	if v := call("TOOLWALL_CONFIG=" + conf); v.Action != toolwall.Allow {
 		t.Fatalf("the configuration fixed on disk: %+v", v)
+	}
+}
+
+// BenchmarkHookProcessResident is BenchmarkHookProcess's call (a
+// harmless PreToolUse as a new process) through toolwall-hook and a
+// running resident, the hook command install writes. Compare with
+// BenchmarkEmptyProcess; the target is 1.5 × of it (README, "Hook
+// start-up").
+func BenchmarkHookProcessResident(b *testing.B) {
+	in := newResidentInstall(b)
+	in.start(b, "1m")
+	payload, _ := json.Marshal(pre("bench", "go test ./... 2>&1 | tail -20"))
+	for b.Loop() {
+		if r := in.hook(b, true, "", []string{"hook", "claude-code"}, payload); r.Exit != 0 {
+			b.Fatalf("%+v", r)
+		}
 	}
 }

@@ -35,7 +35,8 @@ func newResident() *cobra.Command {
 		Short: "Serve toolwall-hook's calls from a resident process (started by toolwall-hook)",
 		Long: `Listens on a per-user Unix socket for the hook calls of toolwall-hook
 and answers each one exactly as "toolwall hook" would, with the client's
-environment, directory, standard input and output. toolwall-hook starts
+environment, directory, standard input and pipes for the answer.
+toolwall-hook starts
 it when none answers; it exits after --idle without a call, when its
 binary is replaced, or at once when another resident already serves.`,
 		Hidden: true,
@@ -240,7 +241,8 @@ func (r *residentServer) stale() bool {
 }
 
 // serve answers one connection: the request, its three descriptors, the
-// payload read (outside the lock), the hook run, the exit status.
+// checks (fits), the payload read here (not on the worker), the hook run
+// by the worker, the exit status.
 func (r *residentServer) serve(conn *net.UnixConn) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(resident.ReplyTimeout))
@@ -256,8 +258,8 @@ func (r *residentServer) serve(conn *net.UnixConn) {
 		_, _ = conn.Write(resident.Reply(resident.Stale))
 		return
 	}
-	// Read the payload as the hook would, before taking the lock: a host
-	// that leaves its input open holds up only its own call.
+	// Read the payload as the hook would, before the call queues for the
+	// worker: a host that leaves its input open holds up only its own call.
 	payload, perr := host.ReadPayload(files[0], host.DefaultMaxPayload, host.DefaultTimeout)
 	var in io.Reader = bytes.NewReader(payload)
 	if perr != nil {
@@ -378,8 +380,9 @@ func refuse(conn *net.UnixConn) {
 
 // run runs the hook command of req with the process's environment,
 // directory and streams swapped for the client's, and returns its exit
-// status, and the audit writes to run after the reply. The swap is undone
-// before it returns. Only the worker calls it.
+// status, and the audit writes to run after the reply. The streams are
+// put back before it returns; the environment and directory stay until the
+// next call sets its own. Only the worker calls it.
 func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os.File) (status int, after []func()) {
 	oldOut, oldErr := os.Stdout, os.Stderr
 	defer func() {

@@ -43,21 +43,15 @@ $HOME.`,
 		// A mistyped host name in a settings file ("claude_code") must not
 		// turn into help text and exit 0, which the host reads as allow.
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := readStdin()
-			var a host.Adapter
+			var a host.Adapter // nil: told apart by the payload
 			if len(args) == 1 {
 				var ok bool
 				if a, ok = hosts.Lookup(args[0]); !ok {
+					in, _ := readStdin()
 					return hookFail(hosts.Detect(in, os.Getenv), fmt.Sprintf("toolwall hook is misconfigured: unknown host %q (known: %s); fix the hook command in the host's settings.", args[0], strings.Join(hosts.Names(), ", ")))
 				}
-			} else {
-				a = hosts.Detect(in, os.Getenv)
 			}
-			var r io.Reader = bytes.NewReader(in)
-			if err != nil {
-				r = io.MultiReader(bytes.NewReader(in), errReader{err})
-			}
-			return serveHook(cmd.Context(), a, r, state, noState)
+			return answerHook(cmd.Context(), a, state, noState)
 		},
 	}
 	h.Flags().StringVar(&state, "state", "", "session state database (default $TOOLWALL_STATE, else $XDG_STATE_HOME/toolwall/state.db, else ~/.local/state/toolwall/state.db)")
@@ -89,6 +83,20 @@ var stdin io.Reader = os.Stdin
 // host.DefaultMaxPayload+1 bytes.
 func readStdin() ([]byte, error) {
 	return host.ReadPayload(stdin, host.DefaultMaxPayload, host.DefaultTimeout)
+}
+
+// answerHook answers the payload on stdin for host a (nil: the host the
+// payload's shape says), with state and noState as the hook's flags.
+func answerHook(ctx context.Context, a host.Adapter, state string, noState bool) error {
+	in, err := readStdin()
+	if a == nil {
+		a = hosts.Detect(in, os.Getenv)
+	}
+	var r io.Reader = bytes.NewReader(in)
+	if err != nil {
+		r = io.MultiReader(bytes.NewReader(in), errReader{err})
+	}
+	return serveHook(ctx, a, r, state, noState)
 }
 
 type errReader struct{ err error }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -214,6 +215,10 @@ type residentServer struct {
 	// inflight counts the calls being served; done is signalled by each.
 	inflight atomic.Int64
 	done     sync.WaitGroup
+	// env is the environment the last call set (setEnv); only the worker
+	// uses it. Nothing else in this process changes the environment, so
+	// a call with the same one skips setting it.
+	env []string
 }
 
 func (r *residentServer) add(d int) {
@@ -265,13 +270,15 @@ func (r *residentServer) serve(conn *net.UnixConn) {
 	if perr != nil {
 		in = io.MultiReader(in, errReader{perr})
 	}
-	done := make(chan int, 1)
-	r.jobs <- job{req: req, in: in, out: files[1], errOut: files[2], done: done}
-	status := <-done
-	// The answer's pipes end before the reply: the client reads them to
-	// their end once it has the reply.
-	closeFiles()
-	_, _ = conn.Write(resident.Reply(status))
+	done := make(chan struct{})
+	r.jobs <- job{req: req, in: in, out: files[1], errOut: files[2], done: done,
+		reply: func(status int) {
+			// The answer's pipes end before the reply: the client reads
+			// them to their end once it has the reply.
+			closeFiles()
+			_, _ = conn.Write(resident.Reply(status))
+		}}
+	<-done
 }
 
 // fits reports whether this process would answer req as the binary run
@@ -330,12 +337,14 @@ func isDevNull(st os.FileInfo) bool {
 	return err == nil && os.SameFile(st, null)
 }
 
-// job is one call for the worker; its exit status goes to done.
+// job is one call for the worker: it runs the hook, passes the exit
+// status to reply, and closes done.
 type job struct {
 	req         resident.Request
 	in          io.Reader
 	out, errOut *os.File
-	done        chan<- int
+	reply       func(status int)
+	done        chan<- struct{}
 }
 
 // work runs the jobs one after another until jobs is closed.
@@ -349,7 +358,11 @@ type job struct {
 func (r *residentServer) work() {
 	for j := range r.jobs {
 		status, after := r.run(j.req, j.in, j.out, j.errOut)
-		j.done <- status
+		// The worker replies itself: handed to the connection's
+		// goroutine, the reply would wait until this one blocks, after
+		// the audit writes.
+		j.reply(status)
+		close(j.done)
 		for _, f := range after {
 			runAfter(f)
 		}
@@ -397,7 +410,10 @@ func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os
 			status = 2
 		}
 	}()
-	setEnv(req.Env)
+	if !slices.Equal(req.Env, r.env) {
+		setEnv(req.Env)
+		r.env = req.Env
+	}
 	_ = os.Chdir(req.Dir)
 	abandoned = false
 	os.Stdout, os.Stderr, stdin = out, errOut, in
@@ -455,7 +471,9 @@ func readRequest(conn *net.UnixConn, client string) (resident.Request, []*os.Fil
 			return resident.Request{}, nil, 0, errors.New("peer is not toolwall-hook")
 		}
 	}
-	buf := make([]byte, 64<<10)
+	// Most requests fit (a hook's environment is a few kilobytes); the
+	// rest of a larger one is read after.
+	buf := make([]byte, 16<<10)
 	oob := make([]byte, unix.CmsgSpace(3*4))
 	n, oobn, _, _, err := conn.ReadMsgUnix(buf, oob)
 	if err != nil {

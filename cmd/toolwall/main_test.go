@@ -28,14 +28,15 @@ func TestMain(m *testing.M) {
 	bin = filepath.Join(dir, "toolwall")
 	// Keep every test's state, audit and approvals out of the real home.
 	os.Setenv("TOOLWALL_STATE", filepath.Join(dir, "state", "state.db"))
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	// Built as the README installs them: static (CGO_ENABLED=0).
+	if out, err := goBuild(bin, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building toolwall: %v\n%s", err, out)
 		os.Exit(1)
 	}
 	// The model helper and the network drivers go beside the binary,
 	// where an install puts them.
 	for _, helper := range []string{"toolwall-llm", "toolwall-net"} {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, helper), "../"+helper).CombinedOutput(); err != nil {
+		if out, err := goBuild(filepath.Join(dir, helper), "../"+helper).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", helper, err, out)
 			os.Exit(1)
 		}
@@ -316,21 +317,36 @@ func benchHook(b *testing.B, conf string) {
 // BenchmarkEmptyProcess starts an empty Go program: the floor any hook
 // process pays.
 func BenchmarkEmptyProcess(b *testing.B) {
-	dir := b.TempDir()
-	src := filepath.Join(dir, "main.go")
-	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	empty := filepath.Join(dir, "empty")
-	if out, err := exec.Command("go", "build", "-o", empty, src).CombinedOutput(); err != nil {
-		b.Fatalf("%v: %s", err, out)
-	}
+	empty := emptyProgram(b)
 	b.ResetTimer()
 	for b.Loop() {
 		if err := exec.Command(empty).Run(); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// goBuild is `go build -o out pkg` with CGO_ENABLED=0.
+func goBuild(out, pkg string) *exec.Cmd {
+	c := exec.Command("go", "build", "-o", out, pkg)
+	c.Env = append(os.Environ(), "CGO_ENABLED=0")
+	return c
+}
+
+// emptyProgram builds `package main; func main() {}` as a static binary
+// (CGO_ENABLED=0, as the README installs toolwall) and returns its path.
+func emptyProgram(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	src := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if out, err := goBuild(empty, src).CombinedOutput(); err != nil {
+		b.Fatalf("%v: %s", err, out)
+	}
+	return empty
 }
 
 // TestHookSelfProtection: the agent cannot switch toolwall off by deleting

@@ -46,7 +46,7 @@ func newResidentInstall(t testing.TB) *residentInstall {
 	if err := os.WriteFile(in.full, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("go", "build", "-o", in.client, "../toolwall-hook").CombinedOutput(); err != nil {
+	if out, err := goBuild(in.client, "../toolwall-hook").CombinedOutput(); err != nil {
 		t.Fatalf("building toolwall-hook: %v\n%s", err, out)
 	}
 	run := t.TempDir()
@@ -683,4 +683,45 @@ func BenchmarkHookProcessResident(b *testing.B) {
 			b.Fatalf("%+v", r)
 		}
 	}
+}
+
+// BenchmarkHookVsEmpty times the installed hook command (toolwall-hook
+// served by a running resident; a harmless PreToolUse, `git status`, with
+// its audit record) and an empty static Go program side by side: one
+// after the other, each started as hosts start hooks (`sh -c 'exec PROG
+// < payload.json'`), and reports the median of the per-pair wall-time
+// ratios as x-empty. Issue 7's target is 1.5 (README, "Hook start-up").
+// Run it on a quiet machine: `go test -run x -bench HookVsEmpty
+// -benchtime 200x ./cmd/toolwall`.
+func BenchmarkHookVsEmpty(b *testing.B) {
+	in := newResidentInstall(b)
+	in.start(b, "1m")
+	empty := emptyProgram(b)
+	payload := filepath.Join(in.dir, "pre.json")
+	data, _ := json.Marshal(pre("bench", "git status"))
+	if err := os.WriteFile(payload, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	env := append(os.Environ(), in.env...)
+	timed := func(prog string) time.Duration {
+		cmd := exec.Command("sh", "-c", "exec "+prog+" < "+payload)
+		cmd.Env = env
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("%s: %v", prog, err)
+		}
+		return time.Since(start)
+	}
+	hook := in.client + " hook claude-code"
+	for range 10 { // the resident's first calls, the page cache
+		timed(empty)
+		timed(hook)
+	}
+	var ratios []float64
+	for b.Loop() {
+		e := timed(empty)
+		ratios = append(ratios, float64(timed(hook))/float64(e))
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "x-empty")
 }

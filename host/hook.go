@@ -371,6 +371,16 @@ func ReadPayload(r io.Reader, max int, timeout time.Duration) ([]byte, error) {
 // but white space after it (issue 8: null, an array, or an object
 // followed by more data is malformed, not a payload to guess at).
 func oneObject(data []byte) error {
+	// The common case in one pass without allocating: json.Valid holds
+	// exactly one value, and an object starts with '{'.
+	if v := bytes.TrimLeft(data, " \t\r\n"); len(v) > 0 && v[0] == '{' && json.Valid(data) {
+		return nil
+	}
+	return notOneObject(data)
+}
+
+// notOneObject is oneObject token by token: it says what is wrong.
+func notOneObject(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {

@@ -27,6 +27,17 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// BenchmarkParseNear reads a git command line whose long options the
+// entry does not list (each is looked for as a near spelling, one nearly
+// spells --hard).
+func BenchmarkParseNear(b *testing.B) {
+	argv := tokens(b, "git reset --no-recurse --quiet-ish --HARD HEAD~1")
+	p := programs.Lookup("git")
+	for b.Loop() {
+		programs.Parse(p, argv)
+	}
+}
+
 // BenchmarkFirstLookup is what a fresh process pays to find one entry:
 // index the embedded catalog's names and read one entry.
 func BenchmarkFirstLookup(b *testing.B) {

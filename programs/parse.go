@@ -80,6 +80,11 @@ type Parsed struct {
 	// Stdin is what the program does with its standard input (Unknown
 	// when the entry does not say).
 	Stdin Role
+	// Near are the words the program refuses as written that nearly
+	// spell a subcommand or option it has (git RESET --HARD), in order;
+	// see [Near]. Options are read as not listed, a subcommand through
+	// its entry.
+	Near []Near
 }
 
 // Has reports whether any of the named options was given (and not later
@@ -248,8 +253,12 @@ func (ps *parser) operand(i int) bool {
 	if ps.cur != nil && len(ps.cur.Subs) > 0 && len(ps.ops) == 0 && !t.Dynamic {
 		s := ps.cur.Sub(t.Value)
 		if s == nil {
-			// a case-insensitive file system finds git-RESET as git-reset
-			s = ps.cur.Sub(strings.ToLower(t.Value))
+			// git RESET: git refuses it, but the words after it are read
+			// as reset's
+			lower := strings.ToLower(t.Value)
+			if s = ps.cur.Sub(lower); s != nil {
+				ps.out.Near = append(ps.out.Near, Near{Word: i, As: []string{lower}})
+			}
 		}
 		if s != nil {
 			ps.out.Subs = append(ps.out.Subs, i)
@@ -318,6 +327,11 @@ func (ps *parser) long(i int, v string) int {
 		}
 	} else {
 		o.Name = strings.TrimLeft(name, "-")
+		if ps.cur != nil && !o.Dynamic {
+			if as := ps.cur.nearLong(name); as != nil {
+				ps.out.Near = append(ps.out.Near, Near{Word: i, As: as})
+			}
+		}
 	}
 	switch {
 	case eq:

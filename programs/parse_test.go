@@ -136,7 +136,7 @@ func TestEveryFileEmbedded(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"rm -rf /", "cp -t d a b", "tar xzf a.tgz -C d", "find / -name x -exec rm {} ;", "dd if=/dev/zero of=/dev/sda"} {
+	for _, s := range []string{"rm -rf /", "cp -t d a b", "tar xzf a.tgz -C d", "find / -name x -exec rm {} ;", "dd if=/dev/zero of=/dev/sda", "git RESET --HARD", "git push --forc --force-with-lease-if-includes=x o"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -156,6 +156,11 @@ func FuzzParse(f *testing.F) {
 		for _, o := range p.Opts {
 			if o.Word <= 0 || o.Word >= len(argv) || o.HasValue && (o.ValueWord < 0 || o.ValueWord >= len(argv)) || o.End > len(argv) {
 				t.Fatalf("option %+v out of range", o)
+			}
+		}
+		for _, n := range p.Near {
+			if n.Word <= 0 || n.Word >= len(argv) || len(n.As) == 0 {
+				t.Fatalf("near word %+v out of range", n)
 			}
 		}
 		_ = p.Render(argv)

@@ -9,7 +9,8 @@ import (
 // as NAME (with =VALUE and its role when it has a value; "?" marks an
 // option the entry does not list), "--" where it was, and each operand as
 // ROLE:VALUE; a dynamic word is shown as its static prefix followed by
-// "…". Example: "rm -recursive -force | delete:/x".
+// "…"; last, each word that nearly spells another ([Near]) as
+// near:WORD=AS[|AS…]. Example: "rm -recursive -force | delete:/x".
 func (p *Parsed) Render(argv []Token) string {
 	var b strings.Builder
 	if p.Program == nil {
@@ -52,6 +53,9 @@ func (p *Parsed) Render(argv []Token) string {
 	}
 	if p.MaybeFlags {
 		b.WriteString(" maybe-flags")
+	}
+	for _, n := range p.Near {
+		b.WriteString(" near:" + show(argv[n.Word]) + "=" + strings.Join(n.As, "|"))
 	}
 	return b.String()
 }

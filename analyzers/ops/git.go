@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolwall/toolwall/paths"
@@ -41,7 +42,7 @@ func (k *checker) dynamicProgram(x cmdCtx) {
 	git := programs.Lookup("git")
 	y := x
 	y.inv, y.name = reparse(git, x.args), "git"
-	if sub := y.sub(0); sub == "" || sub == "config" || !gitJudged(sub) {
+	if sub := strings.ToLower(y.sub(0)); sub == "" || sub == "config" || !gitJudged(sub) {
 		return
 	}
 	k.git(y)
@@ -71,9 +72,72 @@ func (k *checker) git(x cmdCtx) {
 	k.gitSub(x, g, 0)
 }
 
-// gitSub judges the subcommand of a git invocation in repository g;
-// depth counts alias expansions.
+// gitSub judges the subcommand of a git invocation in repository g as
+// written and, when git would refuse words of it that nearly spell a
+// subcommand or option (git RESET --HARD), as what they spell; depth
+// counts alias expansions.
 func (k *checker) gitSub(x cmdCtx, g *gitRepo, depth int) {
+	found := k.found
+	k.found = false
+	k.gitRules(x, g, depth)
+	if !k.found {
+		k.gitNear(x, g, depth)
+	}
+	k.found = k.found || found
+}
+
+// maxNearReadings bounds how many readings of near words one git
+// command line is judged in (each near word times what it may spell).
+const maxNearReadings = 8
+
+// gitNear judges the readings of a git command line whose words git
+// refuses as written but which nearly spell a subcommand or long option
+// it has ([programs.Near]): "RESET" (git looks commands up
+// case-sensitively), "--HARD" (parse-options compares case-sensitively),
+// "--force-with-lease-if-includes" (no option: it goes on after --force
+// and after --force-with-lease), "--forc" (the start of several: git
+// refuses it as ambiguous). git runs none of them, but an agent that
+// writes one means the destructive command it spells and will write that
+// next, so each rule judges every reading (the word replaced by one of
+// what it spells, its "=VALUE" kept) and its reason says what was read.
+// A rule that fires asks, as on the command spelled right.
+func (k *checker) gitNear(x cmdCtx, g *gitRepo, depth int) {
+	if x.near != "" || x.inv == nil || len(x.inv.Near) == 0 || x.inv.Program() == nil {
+		return
+	}
+	near := x.inv.Near
+	n := 1
+	for _, w := range near {
+		n *= len(w.As)
+		if n >= maxNearReadings {
+			n = maxNearReadings
+			break
+		}
+	}
+	root := x.inv.Program().Root()
+	for r := 0; r < n; r++ {
+		argv := slices.Clone(x.inv.Args)
+		var read []string
+		for i, left := 0, r; i < len(near); i++ {
+			w := near[i]
+			as := w.As[left%len(w.As)]
+			left /= len(w.As)
+			old := argv[w.Word].Value
+			if _, val, ok := strings.Cut(old, "="); ok && strings.HasPrefix(old, "--") {
+				as += "=" + val
+			}
+			argv[w.Word] = shell.Word{Raw: as, Value: as, Prefix: as}
+			read = append(read, as)
+		}
+		y := x
+		y.inv = reparse(root, argv)
+		y.near = "read as `" + strings.Join(read, " ") + "`"
+		k.gitRules(y, g, depth)
+	}
+}
+
+// gitRules runs the rule of the subcommand x names as written.
+func (k *checker) gitRules(x cmdCtx, g *gitRepo, depth int) {
 	sub := x.sub(0)
 	if sub == "" {
 		k.gitAlias(x, g, depth)

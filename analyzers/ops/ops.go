@@ -66,6 +66,11 @@ type cmdCtx struct {
 	// name is the catalog entry's name ("git" for /usr/bin/git), or the
 	// command's own name when the catalog has none.
 	name string
+	// near is set when inv is a reading of words the program refuses as
+	// written ([programs.Near]): what they were read as, said first in
+	// every reason ("read as `reset --hard`"; the reason quotes the
+	// command as written before it).
+	near string
 }
 
 // sub returns the i-th subcommand word as written ("" when there is
@@ -238,8 +243,12 @@ func (k *checker) protect(target string) {
 }
 
 // reason writes "<what> needs confirmation: <why>. <instead>." (every ops
-// rule that stops a call asks a human; none denies).
+// rule that stops a call asks a human; none denies); a reading of words
+// the program refuses says so before why.
 func reason(x cmdCtx, why, instead string) string {
+	if x.near != "" {
+		why = x.near + ": " + why
+	}
 	return "`" + quote(x.args) + "` needs confirmation: " + why + ". " + instead + "."
 }
 

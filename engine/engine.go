@@ -279,15 +279,6 @@ func lstat(path string) (exists, known bool) {
 // chain window.
 func calls(cfg *policy.Config) int { return max(cfg.Memory.Calls, gate.ChainWindow.Calls) }
 
-// Turn returns session id's current user turn (0 without memory, or for
-// a session that has had no prompt).
-func (e *Engine) Turn(ctx context.Context, id string) (int, error) {
-	if e.store == nil {
-		return 0, nil
-	}
-	return e.store.Turn(ctx, id)
-}
-
 // Store returns the session store (nil without memory).
 func (e *Engine) Store() session.Store { return e.store }
 

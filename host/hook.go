@@ -42,15 +42,6 @@ type TurnAdvancer interface {
 	AdvanceTurn(ctx context.Context, session string) (int, error)
 }
 
-// TurnReader tells a session's current user turn. When Turns implements
-// it, an audit record written later (Later set: after the answer) is
-// completed with the turn the call was made in; a hook that writes at
-// once leaves the record's turn as the call carried it (0: unknown),
-// rather than open the session store for a call that does not need it.
-type TurnReader interface {
-	Turn(ctx context.Context, session string) (int, error)
-}
-
 // Auditor receives a record of every PreToolUse decision and the outcome
 // of every call that ran (an audit.Store does).
 type Auditor interface {
@@ -454,11 +445,6 @@ func (h *Hook) record(ctx context.Context, id string, call toolwall.Call, v tool
 	}
 	rec := audit.New(id, "hook:"+h.Adapter.Name(), call, v, start, time.Since(start))
 	h.audit(ctx, func(ctx context.Context) {
-		if tr, ok := h.Turns.(TurnReader); ok && h.Later != nil && rec.Turn == 0 && rec.Session != "" {
-			if turn, err := tr.Turn(ctx, rec.Session); err == nil {
-				rec.Turn = turn
-			}
-		}
 		if err := h.Audit.Record(ctx, rec); err != nil {
 			h.logger().Error("toolwall hook: cannot write the audit record", "decision", id, "err", err)
 		}

@@ -127,13 +127,7 @@ func serveHook(ctx context.Context, a host.Adapter, stdin io.Reader, state strin
 	statePath, _ := engine.StatePath(state, cfg)
 	stores := engine.StoresFor(cfg, statePath)
 	e := newEngine(cfg, engine.Options{State: state, Memory: mem, Places: engine.Installed, Protect: stores.Files(), OpenState: openState})
-	// In a resident, the audit writes after the answer still read the
-	// engine (a record's turn): it closes after them.
-	if later != nil {
-		defer later(func() { e.Close() })
-	} else {
-		defer e.Close()
-	}
+	defer e.Close()
 	h.Shield, h.Turns = e, e
 	if au := stores.Audit(); au != nil {
 		if later != nil {

@@ -24,6 +24,14 @@ type Store interface {
 	// callID in session (see Record.CallID); ErrNotFound when there is
 	// none.
 	CallOutcome(ctx context.Context, session, callID string, o Outcome) error
+	// Turn notes that session's user turn turn (1, 2, …: the session
+	// store's count of prompts) began at at. A record of session written
+	// after it with no turn of its own (Turn 0) reads as in the turn of
+	// the latest mark written before it: a hook process does not read
+	// the session's turn for a call that needs no session memory, so the
+	// store tells it from the prompt events (issue 10: every record
+	// carries its turn).
+	Turn(ctx context.Context, session string, turn int, at time.Time) error
 	// Query returns the records that match f, newest first (ties by id).
 	Query(ctx context.Context, f Filter) ([]Record, error)
 	// Get returns the record with decision id id, or ErrNotFound.

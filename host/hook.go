@@ -47,6 +47,9 @@ type TurnAdvancer interface {
 type Auditor interface {
 	Record(ctx context.Context, r audit.Record) error
 	CallOutcome(ctx context.Context, session, callID string, o audit.Outcome) error
+	// Turn marks the start of a session's user turn (a prompt event):
+	// records written after it read as in that turn.
+	Turn(ctx context.Context, session string, turn int, at time.Time) error
 }
 
 // Approver remembers a human's approval of an asked call (an
@@ -206,8 +209,18 @@ func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwa
 		ctx, cancel := context.WithTimeout(ctx, h.recordTimeout())
 		defer cancel()
 		if h.Turns != nil && req.Session != "" {
-			if _, err := h.Turns.AdvanceTurn(ctx, req.Session); err != nil {
+			n, err := h.Turns.AdvanceTurn(ctx, req.Session)
+			if err != nil {
 				h.logger().Warn("toolwall hook: cannot advance turn; chain memory may span turns", "session", req.Session, "err", err)
+				break
+			}
+			if h.Audit != nil && n > 0 {
+				at := time.Now()
+				h.audit(ctx, func(ctx context.Context) {
+					if err := h.Audit.Turn(ctx, req.Session, n, at); err != nil {
+						h.logger().Warn("toolwall hook: cannot mark the turn in the audit log", "session", req.Session, "err", err)
+					}
+				})
 			}
 		}
 	}

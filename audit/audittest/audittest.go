@@ -42,7 +42,9 @@ type Opener func(t *testing.T, dir string) audit.Store
 //	          [driver=D] [action=A] [rules=R,R] => ok
 //	outcome ID [exit=N] [fail] [truncated] => ok
 //	calloutcome SESSION CALLID [exit=N] => ok
+//	turn SESSION N [at=TIME] => ok
 //	get ID => action=A rules=R,R outcome=exit:N|fail|ok|none
+//	turnof ID => N
 //	query [session=S] [action=A|A] [rule=R] [tool=T] [caller=C] [driver=D]
 //	      [since=TIME] [until=TIME] [limit=N] => ID ... (or -)
 //	prune TIME => N
@@ -157,10 +159,22 @@ func (c scriptCase) run(t *testing.T, open Opener) {
 		case "calloutcome":
 			err = s.CallOutcome(ctx, st.args[0], st.args[1], outcome(kv(st.args[2:])))
 			got = "ok"
+		case "turn":
+			n, _ := strconv.Atoi(st.args[1])
+			when := Epoch
+			if v, ok := a["at"]; ok {
+				when = at(v)
+			}
+			err = s.Turn(ctx, st.args[0], n, when)
+			got = "ok"
 		case "get":
 			var r audit.Record
 			r, err = s.Get(ctx, st.args[0])
 			got = describe(r)
+		case "turnof":
+			var r audit.Record
+			r, err = s.Get(ctx, st.args[0])
+			got = strconv.Itoa(r.Turn)
 		case "query":
 			var rs []audit.Record
 			rs, err = s.Query(ctx, filter(a))

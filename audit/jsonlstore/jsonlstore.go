@@ -16,11 +16,12 @@ import (
 const (
 	TypeDecision = "decision"
 	TypeOutcome  = "outcome"
+	TypeTurn     = "turn"
 )
 
 // Entry is one line of the file.
 type Entry struct {
-	// Type is TypeDecision or TypeOutcome.
+	// Type is TypeDecision, TypeOutcome or TypeTurn.
 	Type string `json:"type"`
 	// Record is the decision (TypeDecision).
 	Record *audit.Record `json:"record,omitempty"`
@@ -30,6 +31,10 @@ type Entry struct {
 	Session string         `json:"session,omitempty"`
 	CallID  string         `json:"call_id,omitempty"`
 	Outcome *audit.Outcome `json:"outcome,omitempty"`
+	// Turn and At mark the start of Session's user turn (TypeTurn; see
+	// audit.Store.Turn).
+	Turn int       `json:"turn,omitempty"`
+	At   time.Time `json:"at,omitzero"`
 }
 
 // Decode parses one line; a line that is not an Entry is an error.
@@ -41,6 +46,7 @@ func Decode(line []byte) (Entry, error) {
 	switch {
 	case e.Type == TypeDecision && e.Record != nil && e.Record.ID != "":
 	case e.Type == TypeOutcome && e.Outcome != nil && (e.ID != "" || e.CallID != ""):
+	case e.Type == TypeTurn && e.Session != "" && e.Turn > 0:
 	default:
 		return e, fmt.Errorf("jsonlstore: not an audit entry: %.80s", line)
 	}
@@ -95,20 +101,33 @@ func (s *Store) CallOutcome(_ context.Context, session, callID string, o audit.O
 	return s.append(Entry{Type: TypeOutcome, Session: session, CallID: callID, Outcome: &o})
 }
 
+// Turn appends the mark of session's turn turn, begun at at.
+func (s *Store) Turn(_ context.Context, session string, turn int, at time.Time) error {
+	if session == "" || turn <= 0 {
+		return fmt.Errorf("jsonlstore: turn %d of session %q", turn, session)
+	}
+	return s.append(Entry{Type: TypeTurn, Session: session, Turn: turn, At: at})
+}
+
 // Fold applies entries in file order to a set of records: decisions are
-// added (a repeated id is ignored), outcomes attach to their decision.
-// Bad lines are counted in bad and skipped.
+// added (a repeated id is ignored; one without a turn takes its
+// session's latest turn mark), outcomes attach to their decision. Bad
+// lines are counted in bad and skipped.
 type Fold struct {
 	Records map[string]*audit.Record
 	// byCall maps session + "\x00" + call id to the latest decision id.
 	byCall map[string]string
+	// turns is each session's latest turn mark, marks the times of all
+	// its marks in file order.
+	turns map[string]Entry
+	marks map[string][]time.Time
 	// Bad counts lines that did not decode.
 	Bad int
 }
 
 // NewFold returns an empty fold.
 func NewFold() *Fold {
-	return &Fold{Records: map[string]*audit.Record{}, byCall: map[string]string{}}
+	return &Fold{Records: map[string]*audit.Record{}, byCall: map[string]string{}, turns: map[string]Entry{}, marks: map[string][]time.Time{}}
 }
 
 // Add applies one entry and returns the decision id it touched ("" if
@@ -118,6 +137,9 @@ func (f *Fold) Add(e Entry) string {
 	case TypeDecision:
 		if _, dup := f.Records[e.Record.ID]; dup {
 			return ""
+		}
+		if m, ok := f.turns[e.Record.Session]; ok && e.Record.Turn == 0 && e.Record.Session != "" {
+			e.Record.Turn = m.Turn
 		}
 		f.Records[e.Record.ID] = e.Record
 		if e.Record.CallID != "" {
@@ -134,6 +156,9 @@ func (f *Fold) Add(e Entry) string {
 			r.Outcome = &o
 			return id
 		}
+	case TypeTurn:
+		f.turns[e.Session] = e
+		f.marks[e.Session] = append(f.marks[e.Session], e.At)
 	}
 	return ""
 }
@@ -189,8 +214,9 @@ func (s *Store) Get(_ context.Context, id string) (audit.Record, error) {
 	return *r, nil
 }
 
-// Prune rewrites the file without the decisions made before before and
-// their outcomes.
+// Prune rewrites the file without the decisions made before before,
+// their outcomes, and the turn marks no kept decision reads: a mark is
+// dropped when its session's next mark also began before before.
 func (s *Store) Prune(_ context.Context, before time.Time) (int, error) {
 	f, err := s.fold()
 	if err != nil {
@@ -205,8 +231,10 @@ func (s *Store) Prune(_ context.Context, before time.Time) (int, error) {
 	if len(old) == 0 {
 		return 0, nil
 	}
-	// Resolve call-id outcomes as the fold did, line by line.
+	// Resolve call-id outcomes as the fold did, line by line; seen counts
+	// each session's turn marks so far.
 	g := NewFold()
+	seen := map[string]int{}
 	n := 0
 	_, err = s.file.Rewrite(func(line []byte) bool {
 		e, err := Decode(line)
@@ -216,6 +244,12 @@ func (s *Store) Prune(_ context.Context, before time.Time) (int, error) {
 		id := g.Add(e)
 		if e.Type == TypeDecision && old[e.Record.ID] && id != "" {
 			n++
+		}
+		if e.Type == TypeTurn {
+			i := seen[e.Session]
+			seen[e.Session]++
+			marks := f.marks[e.Session]
+			return i+1 >= len(marks) || !marks[i+1].Before(before)
 		}
 		return !old[id] && (id != "" || e.Type == TypeOutcome)
 	})

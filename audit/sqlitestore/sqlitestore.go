@@ -51,6 +51,14 @@ var migrations = [][]string{{
 		PRIMARY KEY (rule, id)
 	) WITHOUT ROWID`,
 	`CREATE INDEX rules_id ON rules(id)`,
+}, {
+	// Turn marks (audit.Store.Turn), in the order written.
+	`CREATE TABLE turns (
+		session TEXT NOT NULL,
+		turn    INTEGER NOT NULL,
+		at      INTEGER NOT NULL
+	)`,
+	`CREATE INDEX turns_session ON turns(session)`,
 }}
 
 // Options configure Open.
@@ -194,8 +202,15 @@ func (s *Store) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return nil
 }
 
-// insert adds r and its rule rows unless its id is stored.
+// insert adds r and its rule rows unless its id is stored; a record of a
+// session without a turn takes the turn of the session's latest mark.
 func insert(ctx context.Context, tx *sql.Tx, r audit.Record) error {
+	if r.Turn == 0 && r.Session != "" {
+		err := tx.QueryRowContext(ctx, `SELECT turn FROM turns WHERE session = ? ORDER BY rowid DESC LIMIT 1`, r.Session).Scan(&r.Turn)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("sqlitestore: %w", err)
+		}
+	}
 	o := r.Outcome
 	r.Outcome = nil
 	data, err := json.Marshal(r)
@@ -285,6 +300,29 @@ func (s *Store) CallOutcome(ctx context.Context, session, callID string, o audit
 	return s.update(ctx, func(tx *sql.Tx) error { return setOutcome(ctx, tx, "", session, callID, o) })
 }
 
+// Turn marks session's turn turn, begun at at (in the inbox when there
+// is one).
+func (s *Store) Turn(ctx context.Context, session string, turn int, at time.Time) error {
+	if session == "" || turn <= 0 {
+		return fmt.Errorf("sqlitestore: turn %d of session %q", turn, session)
+	}
+	if s.closed.Load() {
+		return audit.ErrClosed
+	}
+	if s.inbox != nil {
+		return s.inbox.Turn(ctx, session, turn, at)
+	}
+	return s.update(ctx, func(tx *sql.Tx) error { return mark(ctx, tx, session, turn, at) })
+}
+
+// mark adds a turn mark.
+func mark(ctx context.Context, tx *sql.Tx, session string, turn int, at time.Time) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO turns(session, turn, at) VALUES(?, ?, ?)`, session, turn, at.UnixMicro()); err != nil {
+		return fmt.Errorf("sqlitestore: %w", err)
+	}
+	return nil
+}
+
 // Index moves the inbox into the database and returns how many lines it
 // moved. Reads call it; a driver may call it to keep the inbox short.
 func (s *Store) Index(ctx context.Context) (int, error) {
@@ -314,6 +352,8 @@ func (s *Store) Index(ctx context.Context) (int, error) {
 					if errors.Is(err, audit.ErrNotFound) {
 						err = nil
 					}
+				case jsonlstore.TypeTurn:
+					err = mark(ctx, tx, e.Session, e.Turn, e.At)
 				}
 				if err != nil {
 					return err
@@ -434,7 +474,7 @@ func (s *Store) Get(ctx context.Context, id string) (audit.Record, error) {
 }
 
 // Prune deletes the decisions made before before (their rule rows go with
-// them).
+// them) and the turn marks begun before it but each session's latest.
 func (s *Store) Prune(ctx context.Context, before time.Time) (int, error) {
 	if _, err := s.read(ctx); err != nil {
 		return 0, err
@@ -443,6 +483,11 @@ func (s *Store) Prune(ctx context.Context, before time.Time) (int, error) {
 	err := s.update(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM records WHERE at < ?`, before.UnixMicro())
 		if err != nil {
+			return fmt.Errorf("sqlitestore: %w", err)
+		}
+		// A record took its turn when stored: only each session's
+		// latest mark is still read.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM turns WHERE at < ? AND rowid NOT IN (SELECT MAX(rowid) FROM turns GROUP BY session)`, before.UnixMicro()); err != nil {
 			return fmt.Errorf("sqlitestore: %w", err)
 		}
 		m, _ := res.RowsAffected()

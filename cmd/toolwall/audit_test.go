@@ -69,6 +69,33 @@ func records(t *testing.T, env []string, args ...string) []audit.Record {
 	return rs
 }
 
+// TestHookAuditTurns: the records of a session's calls carry the user
+// turn they were made in, counted from its prompt events, though the hook
+// reads no session memory for a harmless call (issue 10).
+func TestHookAuditTurns(t *testing.T) {
+	env, _ := auditEnv(t, "")
+	prompt := func(session string) {
+		runHook(t, env, map[string]any{"session_id": session, "cwd": "/workspace/app", "hook_event_name": "UserPromptSubmit", "prompt": "go on"})
+	}
+	runHook(t, env, preID("t1", "ls", "toolu_0"))
+	prompt("t1")
+	runHook(t, env, preID("t1", "git status", "toolu_1"))
+	prompt("t1")
+	prompt("t2")
+	runHook(t, env, preID("t1", "git diff", "toolu_2"))
+	runHook(t, env, preID("t2", "ls", "toolu_3"))
+	want := map[string]int{"toolu_0": 0, "toolu_1": 1, "toolu_2": 2, "toolu_3": 1}
+	rs := records(t, env)
+	if len(rs) != len(want) {
+		t.Fatalf("%d records, want %d: %+v", len(rs), len(want), rs)
+	}
+	for _, r := range rs {
+		if r.Turn != want[r.CallID] {
+			t.Errorf("%s (%s): turn %d, want %d", r.CallID, r.Session, r.Turn, want[r.CallID])
+		}
+	}
+}
+
 func preID(session, command, id string) map[string]any {
 	p := pre(session, command)
 	p["tool_use_id"] = id

@@ -146,7 +146,8 @@ func TestResidentAnswersAsTheBinary(t *testing.T) {
 // caught when the first steps go through the resident and the last
 // through the binary (they share the state file, which the resident keeps
 // open); after the user removes the state file, the resident writes the
-// new one, not the removed one.
+// new one, not the removed one. The resident's audit records carry the
+// turn and the outcome.
 func TestResidentSession(t *testing.T) {
 	in := newResidentInstall(t)
 	in.start(t, "1m")
@@ -158,6 +159,10 @@ func TestResidentSession(t *testing.T) {
 		}
 	}
 	for _, session := range []string{"s1", "s2"} {
+		prompt, _ := json.Marshal(map[string]any{"session_id": session, "cwd": "/workspace/app", "hook_event_name": "UserPromptSubmit", "prompt": "install the tool"})
+		if r := in.hook(t, true, "only", args, prompt); r.Exit != 0 {
+			t.Fatalf("%s prompt: %+v", session, r)
+		}
 		for _, c := range []string{"curl -fsSL -o run.sh https://x.example/run.sh", "chmod +x run.sh"} {
 			p, _ := json.Marshal(pre(session, c))
 			if got := view.For("claude-code")(in.hook(t, true, "only", args, p), true); got.Action != toolwall.Allow {
@@ -186,6 +191,11 @@ func TestResidentSession(t *testing.T) {
 		}
 		if len(recs) != 3 || recs[0]["outcome"] == nil || recs[1]["outcome"] == nil {
 			t.Fatalf("%s: audit records %s (%s)", session, r.Stdout, r.Stderr)
+		}
+		for _, rec := range recs {
+			if rec["turn"] != float64(1) {
+				t.Fatalf("%s: audit record without the prompt's turn: %v", session, rec)
+			}
 		}
 		for _, f := range []string{state, state + "-wal", state + "-shm"} {
 			if err := os.Remove(f); err != nil && !os.IsNotExist(err) {

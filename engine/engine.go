@@ -298,6 +298,19 @@ func (e *Engine) Close() error {
 	return nil
 }
 
+// Renew readies e for another call of a process that serves many with
+// one engine: a persistent session store (Memory: Persistent) is closed
+// and opened again on first use, so Options.OpenState is asked again (a
+// resident that keeps databases open checks there that the file is still
+// the one held). Other stores are kept. It fails with session.ErrClosed
+// after Close.
+func (e *Engine) Renew() error {
+	if l, ok := e.store.(*session.Lazy); ok && !e.shared {
+		return l.Reset()
+	}
+	return nil
+}
+
 // StatePath resolves the session state file: flag when set, then
 // $TOOLWALL_STATE, then memory.state of cfg, then session.DefaultPath.
 func StatePath(flag string, cfg *policy.Config) (string, error) {

@@ -12,7 +12,7 @@ import (
 // command with no risk tags) never need memory; with Lazy they do not pay
 // for opening SQLite. If opening fails, every method returns the open
 // error (an [*OpenError] matching [ErrUnavailable] for [Open]) and the
-// open is not retried. Safe for concurrent use.
+// open is not retried until [Lazy.Reset]. Safe for concurrent use.
 type Lazy struct {
 	open   func() (Store, error)
 	mu     sync.Mutex
@@ -146,6 +146,24 @@ func (l *Lazy) Prune(ctx context.Context, idle time.Duration) (int, error) {
 		return 0, err
 	}
 	return s.Prune(ctx, idle)
+}
+
+// Reset closes the backing store, if one was opened, and makes the next
+// use open it again (a failed open is tried again too). A process that
+// serves many calls with one Lazy resets it between calls. A closed Lazy
+// stays closed (ErrClosed).
+func (l *Lazy) Reset() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	var err error
+	if l.store != nil {
+		err = l.store.Close()
+	}
+	l.store, l.err, l.done = nil, nil, false
+	return err
 }
 
 // Close closes the backing store if it was opened; after Close every

@@ -63,3 +63,49 @@ func TestLazyOpensOnFirstUse(t *testing.T) {
 		t.Errorf("Close of unopened: %v %v", err, never.Opened())
 	}
 }
+
+// TestLazyReset: Reset closes what was opened and opens again on the
+// next use; a failed open is tried again; a closed Lazy stays closed.
+func TestLazyReset(t *testing.T) {
+	ctx := context.Background()
+	var opened []*session.Memory
+	fail := true
+	l := session.NewLazy(func() (session.Store, error) {
+		if fail {
+			return nil, errors.New("not yet")
+		}
+		m := session.NewMemory(session.Options{})
+		opened = append(opened, m)
+		return m, nil
+	})
+	if _, err := l.Turn(ctx, "s"); err == nil {
+		t.Fatal("want the open error")
+	}
+	fail = false
+	if _, err := l.Turn(ctx, "s"); err == nil {
+		t.Fatal("a failed open was retried without Reset")
+	}
+	for i := range 2 {
+		if err := l.Reset(); err != nil {
+			t.Fatal(err)
+		}
+		if l.Opened() {
+			t.Fatal("Reset left it opened")
+		}
+		if _, err := l.AdvanceTurn(ctx, "s"); err != nil {
+			t.Fatalf("after Reset %d: %v", i, err)
+		}
+	}
+	if len(opened) != 2 {
+		t.Fatalf("opened %d stores, want 2", len(opened))
+	}
+	if _, err := opened[0].Turn(ctx, "s"); !errors.Is(err, session.ErrClosed) {
+		t.Errorf("the store opened before Reset is not closed: %v", err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Reset(); !errors.Is(err, session.ErrClosed) {
+		t.Errorf("Reset after Close: %v", err)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/claudecode"
 	"github.com/toolwall/toolwall/host/hosts"
+	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -69,6 +70,11 @@ $HOME.`,
 // engine's own, a fresh open per process) or, in a resident process, one
 // that keeps it open across calls.
 var openState func(string, session.Options, *slog.Logger) (session.Store, error)
+
+// keepEngine, in a resident process, returns the engine an earlier call
+// built from the same inputs, renewed, or builds one and keeps it; nil
+// (a hook process) builds one per call.
+var keepEngine func(*policy.Config, engine.Options) *engine.Engine
 
 // later receives the hook's audit writes in a resident process, which
 // runs them after replying (host.Hook.Later); nil writes them at once.
@@ -126,8 +132,14 @@ func serveHook(ctx context.Context, a host.Adapter, stdin io.Reader, state strin
 	}
 	statePath, _ := engine.StatePath(state, cfg)
 	stores := engine.StoresFor(cfg, statePath)
-	e := newEngine(cfg, engine.Options{State: state, Memory: mem, Places: engine.Installed, Protect: stores.Files(), OpenState: openState})
-	defer e.Close()
+	opts := engine.Options{State: state, Memory: mem, Places: engine.Installed, Protect: stores.Files(), OpenState: openState}
+	var e *engine.Engine
+	if keepEngine != nil {
+		e = keepEngine(cfg, opts)
+	} else {
+		e = newEngine(cfg, opts)
+		defer e.Close()
+	}
 	h.Shield, h.Turns = e, e
 	if au := stores.Audit(); au != nil {
 		if later != nil {

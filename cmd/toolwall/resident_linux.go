@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -26,6 +27,7 @@ import (
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/internal/resident"
+	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -132,6 +134,7 @@ func serveResident(idle time.Duration) error {
 	}()
 	states := &stateCache{open: map[string]*heldState{}}
 	openState = states.get
+	keepEngine = r.engines.get
 	worked := make(chan struct{})
 	go func() {
 		defer close(worked)
@@ -142,6 +145,7 @@ func serveResident(idle time.Duration) error {
 	defer func() {
 		close(r.jobs)
 		<-worked
+		r.engines.close()
 		states.close()
 	}()
 	// The binary is looked at every staleCheck too, not only when a call
@@ -215,10 +219,59 @@ type residentServer struct {
 	// inflight counts the calls being served; done is signalled by each.
 	inflight atomic.Int64
 	done     sync.WaitGroup
-	// env is the environment the last call set (setEnv); only the worker
-	// uses it. Nothing else in this process changes the environment, so
-	// a call with the same one skips setting it.
-	env []string
+	// env is the environment the last call set (setEnv), envGen counts
+	// its changes; only the worker uses them. Nothing else in this
+	// process changes the environment, so a call with the same one skips
+	// setting it.
+	env    []string
+	envGen int
+	// engines keeps the last call's engine (only the worker uses it).
+	engines engineCache
+}
+
+// engineCache keeps the engine of the last call for the next call built
+// from the same inputs: the configuration (an equal value: it is read
+// from its file for every call), the options, --config, the environment
+// and the directory (paths in them may be relative). Building one costs
+// a call about 50 µs; a kept one is renewed for each call (its session
+// store opened again through the state cache, which checks the file is
+// still the one held).
+type engineCache struct {
+	// env and dir are the call's: r.envGen and its directory.
+	env int
+	dir string
+
+	e       *engine.Engine
+	key     engineKey
+	protect []string
+	cfg     *policy.Config
+}
+
+type engineKey struct {
+	env         int
+	dir, config string
+	state       string
+	memory      engine.Memory
+	places      engine.Places
+}
+
+// get is keepEngine.
+func (c *engineCache) get(cfg *policy.Config, opts engine.Options) *engine.Engine {
+	key := engineKey{env: c.env, dir: c.dir, config: configPath, state: opts.State, memory: opts.Memory, places: opts.Places}
+	if c.e != nil && key == c.key && slices.Equal(opts.Protect, c.protect) && reflect.DeepEqual(cfg, c.cfg) && c.e.Renew() == nil {
+		return c.e
+	}
+	c.close()
+	c.e, c.key, c.protect, c.cfg = newEngine(cfg, opts), key, opts.Protect, cfg
+	return c.e
+}
+
+// close closes the kept engine.
+func (c *engineCache) close() {
+	if c.e != nil {
+		_ = c.e.Close()
+		c.e = nil
+	}
 }
 
 func (r *residentServer) add(d int) {
@@ -413,8 +466,10 @@ func (r *residentServer) run(req resident.Request, in io.Reader, out, errOut *os
 	if !slices.Equal(req.Env, r.env) {
 		setEnv(req.Env)
 		r.env = req.Env
+		r.envGen++
 	}
 	_ = os.Chdir(req.Dir)
+	r.engines.env, r.engines.dir = r.envGen, req.Dir
 	abandoned = false
 	os.Stdout, os.Stderr, stdin = out, errOut, in
 	later = func(f func()) { after = append(after, f) }

@@ -68,10 +68,17 @@ func loadConfig() (*policy.Config, error) {
 }
 
 // logger writes warnings and errors to stderr (hosts show a hook's
-// stderr in their debug logs, never to the model).
+// stderr in their debug logs, never to the model): to os.Stderr as it is
+// when a line is written, so that an engine a resident keeps across calls
+// logs to the call it serves.
 func logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return slog.New(slog.NewTextHandler(stderr{}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
+
+// stderr writes to os.Stderr.
+type stderr struct{}
+
+func (stderr) Write(p []byte) (int, error) { return os.Stderr.Write(p) }
 
 // newEngine builds the engine a command uses, with the configuration file
 // of --config protected as one of toolwall's own files, and the model

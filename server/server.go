@@ -83,7 +83,8 @@ type Options struct {
 	// DefaultCacheSize). 0 means DefaultCacheSize; negative keeps none.
 	CacheSize int
 	// Approvals, when set, remember a human's yes to an asked call, as
-	// they do for the hook: /v1/decide allows an ask that was approved
+	// they do for the hook (on PostgreSQL, approval/postgres, for every
+	// replica at once): /v1/decide allows an ask that was approved
 	// for the same call in the same session and working directory, and
 	// notes every other ask as pending for POST /v1/approve. nil: every
 	// ask stays an ask, and /v1/approve answers 404.
@@ -95,9 +96,11 @@ type Options struct {
 	Approvers []Approver
 }
 
-// Approvals remember approved asks (an *approval.Store does; see package
-// approval for the rules: only an ask is ever pending, a deny can never
-// be approved, grants expire).
+// Approvals remember approved asks: every approval.Keeper does, the
+// JSON Lines *approval.Store of one machine and the PostgreSQL store of
+// approval/postgres that replicas share (see package approval for the
+// rules: only an ask is ever pending, a deny can never be approved,
+// grants expire).
 type Approvals interface {
 	// Check turns an ask of call into an allow when the same call was
 	// approved, else notes the ask pending under decision.

@@ -48,6 +48,15 @@ const (
 	// of calls without a session, each kept for 500 ms
 	// (policy.ProjectRecheck) and only for inputs up to 4 KiB.
 	DefaultCacheSize = 16384
+	// GCPercent is the garbage collector's target toolwall serve runs
+	// with (GOGC=400; Go's default is 100) unless $GOGC or --gc-percent
+	// says otherwise. A decision allocates about 15 KB that is garbage
+	// at once, over a small live heap, so at Go's default the collector
+	// takes about a quarter of the server's CPU under load; at 400 it
+	// runs a quarter as often, for a heap up to five times the live one
+	// (bound it with $GOMEMLIMIT). A program embedding the server sets
+	// its own (runtime/debug.SetGCPercent).
+	GCPercent = 400
 )
 
 // Options configure a Server. The zero value serves the default policy

@@ -1,6 +1,7 @@
 package toolwall
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -82,21 +83,118 @@ func NewBashCall(command string) Call {
 }
 
 // Field returns the string field name of the input object, and whether it
-// was present as a string. Malformed input yields ("", false).
+// was present as a string. Malformed input yields ("", false). It reads
+// the input exactly as json.Unmarshal into a map[string]json.RawMessage
+// and then the member into a string would (the last of duplicate members
+// wins; a null member is ""), without building the map when no key needs
+// decoding: every gate reads a Bash call's command this way.
 func (c Call) Field(name string) (string, bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(c.Input, &m) != nil {
+	raw, found, sure := member(c.Input, name)
+	if !sure {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(c.Input, &m) != nil {
+			return "", false
+		}
+		raw, found = m[name]
+	}
+	if !found {
 		return "", false
 	}
-	raw, ok := m[name]
-	if !ok {
-		return "", false
+	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 && utf8.Valid(raw[1:n-1]) {
+		return string(raw[1 : n-1]), true // nothing to unescape or replace
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true
+}
+
+// member returns the value of the last member name of the JSON object in,
+// as json.Unmarshal into a map[string]json.RawMessage keeps it. sure is
+// false when some key has an escape or a byte beyond ASCII, which
+// json.Unmarshal would decode or replace: then the caller decodes the
+// map. Input that is not valid JSON, or not an object, has no member.
+func member(in []byte, name string) (raw []byte, found, sure bool) {
+	if !json.Valid(in) {
+		return nil, false, true
+	}
+	i := skipBlank(in, 0)
+	if in[i] != '{' {
+		return nil, false, true
+	}
+	i++
+	for {
+		i = skipBlank(in, i)
+		switch in[i] {
+		case '}':
+			return raw, found, true
+		case ',':
+			i = skipBlank(in, i+1)
+		}
+		end := i + 1 // in[i] is the key's opening quote
+		for ; in[end] != '"'; end++ {
+			if in[end] == '\\' || in[end] >= utf8.RuneSelf {
+				return nil, false, false
+			}
+		}
+		key := in[i+1 : end]
+		i = skipBlank(in, skipBlank(in, end+1)+1) // past the colon
+		j := skipValue(in, i)
+		if string(key) == name {
+			raw, found = in[i:j], true
+		}
+		i = j
+	}
+}
+
+// skipBlank returns the index of the first byte of in at or after i that
+// is not JSON white space.
+func skipBlank(in []byte, i int) int {
+	for i < len(in) && (in[i] == ' ' || in[i] == '\t' || in[i] == '\n' || in[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value starting at in[i];
+// in is valid JSON.
+func skipValue(in []byte, i int) int {
+	switch in[i] {
+	case '"':
+		return skipString(in, i)
+	case '{', '[':
+		depth := 0
+		for j := i; ; j++ {
+			switch in[j] {
+			case '"':
+				j = skipString(in, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+	}
+	for i < len(in) && !strings.ContainsRune(",}] \t\n\r", rune(in[i])) {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the JSON string starting at
+// in[i].
+func skipString(in []byte, i int) int {
+	for j := i + 1; ; j++ {
+		switch in[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
 }
 
 // Command returns the shell command of a Bash call (its "command" field).

@@ -70,6 +70,44 @@ type Options struct {
 	Now func() time.Time
 }
 
+// WithDefaults returns o with its zero fields set to the defaults.
+func (o Options) WithDefaults() Options {
+	if o.Retention <= 0 {
+		o.Retention = DefaultRetention
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Keeper is what every approvals store does, with the same rules: the
+// JSON Lines [Store] of the hook and a machine, and the PostgreSQL store
+// of approval/postgres that replicas of the HTTP server share. The
+// conformance suite in approval/approvaltest holds both to them.
+type Keeper interface {
+	// Check returns v unchanged unless it is an ask. An ask of call with
+	// a live grant for its Key becomes an allow with a note naming the
+	// grant ([Entry.Allow]); any other ask is noted pending under
+	// decision. Errors leave v unchanged.
+	Check(ctx context.Context, decision string, call toolwall.Call, v toolwall.Verdict, confirmable bool) (toolwall.Verdict, error)
+	// Confirm grants the confirmable pending ask of the host's call
+	// callID in session, and reports whether it did.
+	Confirm(ctx context.Context, session, callID, by string) (bool, error)
+	// Pending returns the pending ask of decision, or ErrNotPending.
+	Pending(ctx context.Context, decision string) (Entry, error)
+	// Approve grants the pending ask of decision, once; ErrNotPending
+	// otherwise.
+	Approve(ctx context.Context, decision, by string) (Entry, error)
+	// Grants returns the live grants, newest first.
+	Grants(ctx context.Context) ([]Entry, error)
+	// Prune drops entries older than the retention and expired grants,
+	// and returns how many it dropped.
+	Prune(ctx context.Context) (int, error)
+}
+
+var _ Keeper = (*Store)(nil)
+
 // Store keeps approvals in a JSON Lines file.
 type Store struct {
 	file *jsonl.File
@@ -78,13 +116,7 @@ type Store struct {
 
 // Open returns the store at path; it does no I/O until used.
 func Open(path string, opts Options) *Store {
-	if opts.Retention <= 0 {
-		opts.Retention = DefaultRetention
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	return &Store{file: &jsonl.File{Path: path}, opts: opts}
+	return &Store{file: &jsonl.File{Path: path}, opts: opts.WithDefaults()}
 }
 
 // Files lists the store's files for self-protection: the file at path.
@@ -158,6 +190,39 @@ func (s *Store) live(g Entry, now time.Time) bool {
 	return g.Type == TypeGrant && (g.Expires.IsZero() || now.Before(g.Expires))
 }
 
+// Allow returns v turned into an allow by grant g, with a note naming
+// the grant (its decision, who approved it and when, until when it
+// holds); v's findings stay for the audit.
+func (g Entry) Allow(v toolwall.Verdict) toolwall.Verdict {
+	v.Action = toolwall.Allow
+	until := "for the rest of the session"
+	if !g.Expires.IsZero() {
+		until = "until " + g.Expires.UTC().Format(time.RFC3339)
+	}
+	v.Notes = append(v.Notes, fmt.Sprintf("approved: the user allowed this same call (decision %s, %s at %s), %s", g.Decision, g.By, g.At.UTC().Format(time.RFC3339), until))
+	return v
+}
+
+// NewPending returns the pending entry of an ask of call under decision
+// at time at: its Key and the call's description, the summary with
+// secrets redacted.
+func NewPending(decision string, call toolwall.Call, confirmable bool, at time.Time) Entry {
+	summary, _ := audit.RedactString(call.Summary())
+	return Entry{Type: TypePending, Decision: decision, Key: Key(call), Session: call.Session, CallID: call.ID, Caller: call.Caller,
+		Cwd: call.Cwd, Tool: call.Tool, Summary: summary, Confirmable: confirmable, At: at}
+}
+
+// Grant returns pending entry p granted by by at time at, expiring after
+// ttl (0: at the retention bound).
+func (p Entry) Grant(by string, at time.Time, ttl time.Duration) Entry {
+	g := p
+	g.Type, g.By, g.At = TypeGrant, by, at
+	if ttl > 0 {
+		g.Expires = at.Add(ttl)
+	}
+	return g
+}
+
 // Check returns v unchanged unless it is an ask. For an ask with a live
 // grant for call it returns v with Action allow and a note naming the
 // grant; otherwise it records decision as pending (confirmable says the
@@ -174,28 +239,15 @@ func (s *Store) Check(_ context.Context, decision string, call toolwall.Call, v 
 	now := s.opts.Now()
 	for i := len(es) - 1; i >= 0; i-- {
 		if g := es[i]; g.Key == key && s.live(g, now) {
-			v.Action = toolwall.Allow
-			until := "for the rest of the session"
-			if !g.Expires.IsZero() {
-				until = "until " + g.Expires.UTC().Format(time.RFC3339)
-			}
-			v.Notes = append(v.Notes, fmt.Sprintf("approved: the user allowed this same call (decision %s, %s at %s), %s", g.Decision, g.By, g.At.UTC().Format(time.RFC3339), until))
-			return v, nil
+			return g.Allow(v), nil
 		}
 	}
-	summary, _ := audit.RedactString(call.Summary())
-	err = s.append(Entry{Type: TypePending, Decision: decision, Key: key, Session: call.Session, CallID: call.ID, Caller: call.Caller,
-		Cwd: call.Cwd, Tool: call.Tool, Summary: summary, Confirmable: confirmable, At: now})
-	return v, err
+	return v, s.append(NewPending(decision, call, confirmable, now))
 }
 
 // grant turns pending entry p into a grant by by.
 func (s *Store) grant(p Entry, by string) (Entry, error) {
-	g := p
-	g.Type, g.By, g.At = TypeGrant, by, s.opts.Now()
-	if s.opts.TTL > 0 {
-		g.Expires = g.At.Add(s.opts.TTL)
-	}
+	g := p.Grant(by, s.opts.Now(), s.opts.TTL)
 	return g, s.append(g)
 }
 

@@ -24,4 +24,8 @@
 // It must be protected from the agent by the self analyzer (an agent
 // that can write it approves for itself): [Files] lists it. No
 // environment variable changes where it is or what it decides.
+//
+// Every approvals store is a [Keeper] with the same rules: the JSON Lines
+// [Store] here, and approval/postgres, which the HTTP server's replicas
+// share; approval/approvaltest is the conformance suite both pass.
 package approval

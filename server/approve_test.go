@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/toolwall/toolwall/approval"
+	approvalpg "github.com/toolwall/toolwall/approval/postgres"
 	"github.com/toolwall/toolwall/server"
 	"github.com/toolwall/toolwall/server/api"
 	"github.com/toolwall/toolwall/server/client"
+	"github.com/toolwall/toolwall/session/postgres/postgrestest"
 )
 
 // clock is a settable time for the approvals.
@@ -36,13 +38,37 @@ func (c *clock) add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// TestApprove runs the approvals through a real server on loopback: an
-// ask approved with an approver token of its tenant is allowed when the
-// same call comes again in the same session and directory, until the
-// grant expires; nothing else is, and nobody else can approve.
+// TestApprove runs the approvals through a real server on loopback, on
+// each approvals store (the JSON Lines file, and PostgreSQL when
+// $TOOLWALL_TEST_POSTGRES is set): an ask approved with an approver token
+// of its tenant is allowed when the same call comes again in the same
+// session and directory, until the grant expires; nothing else is, and
+// nobody else can approve.
 func TestApprove(t *testing.T) {
+	for _, st := range []struct {
+		name string
+		open func(t *testing.T, opts approval.Options) server.Approvals
+	}{
+		{"jsonl", func(t *testing.T, opts approval.Options) server.Approvals {
+			return approval.Open(filepath.Join(t.TempDir(), "approvals.jsonl"), opts)
+		}},
+		{"postgres", func(t *testing.T, opts approval.Options) server.Approvals {
+			dsn := postgrestest.DSN(t)
+			ap, err := approvalpg.Open(context.Background(), dsn, approvalpg.Options{Schema: postgrestest.Schema(t, dsn), Approval: opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ap.Close() })
+			return ap
+		}},
+	} {
+		t.Run(st.name, func(t *testing.T) { testApprove(t, st.open) })
+	}
+}
+
+func testApprove(t *testing.T, open func(t *testing.T, opts approval.Options) server.Approvals) {
 	clk := &clock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
-	ap := approval.Open(filepath.Join(t.TempDir(), "approvals.jsonl"), approval.Options{TTL: time.Hour, Now: clk.Now})
+	ap := open(t, approval.Options{TTL: time.Hour, Now: clk.Now})
 	const approverA, approverB = "approve-a", "approve-b"
 	srv := start(t, server.Options{Approvals: ap, Approvers: []server.Approver{
 		{Token: approverA, Tenant: server.TenantOf(tokA)},

@@ -29,7 +29,9 @@
 // approver token of the call's tenant approves it with POST /v1/approve,
 // and the same call in the same session and working directory is then
 // allowed until the grant expires. A deny is never pending; an agent's
-// own token never approves.
+// own token never approves. Replicas on one PostgreSQL share approvals
+// through approval/postgres: an ask approved through one is allowed on
+// all.
 //
 // Bearer tokens are tenants: a session id is kept as "<tenant>/<id>", so
 // one token's calls never read or arm another's chain. A server without

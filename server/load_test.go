@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +39,9 @@ import (
 //
 //	TOOLWALL_LOAD_DECISIONS=400000 TOOLWALL_LOAD_SECONDS=10 go test -run TestLoad -v ./server
 //
-// with $TOOLWALL_TEST_POSTGRES set for the PostgreSQL runs.
+// with $TOOLWALL_TEST_POSTGRES set for the PostgreSQL runs. The runs use
+// the garbage collector's target toolwall serve sets (server.GCPercent)
+// unless $GOGC is set.
 const (
 	envLoadDecisions = "TOOLWALL_LOAD_DECISIONS" // most decisions per run (default 3000)
 	envLoadSeconds   = "TOOLWALL_LOAD_SECONDS"   // most seconds per run (default 2)
@@ -108,6 +111,11 @@ func load(t *testing.T, url string, it iteration) loadResult {
 		firstErr  atomic.Value
 		wg        sync.WaitGroup
 	)
+	// The garbage collector's target as toolwall serve sets it (unless
+	// $GOGC is set for the test: then that one).
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(server.GCPercent))
+	}
 	runtime.GC()
 	began, cpu0 := time.Now(), cpuTime()
 	for w := range workers {

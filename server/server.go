@@ -48,6 +48,15 @@ const (
 	// of calls without a session, each kept for 500 ms
 	// (policy.ProjectRecheck) and only for inputs up to 4 KiB.
 	DefaultCacheSize = 16384
+	// GCPercent is the garbage collector's target toolwall serve runs
+	// with (GOGC=400; Go's default is 100) unless $GOGC or --gc-percent
+	// says otherwise. A decision allocates about 15 KB that is garbage
+	// at once, over a small live heap, so at Go's default the collector
+	// takes about a quarter of the server's CPU under load; at 400 it
+	// runs a quarter as often, for a heap up to five times the live one
+	// (bound it with $GOMEMLIMIT). A program embedding the server sets
+	// its own (runtime/debug.SetGCPercent).
+	GCPercent = 400
 )
 
 // Options configure a Server. The zero value serves the default policy
@@ -83,7 +92,8 @@ type Options struct {
 	// DefaultCacheSize). 0 means DefaultCacheSize; negative keeps none.
 	CacheSize int
 	// Approvals, when set, remember a human's yes to an asked call, as
-	// they do for the hook: /v1/decide allows an ask that was approved
+	// they do for the hook (on PostgreSQL, approval/postgres, for every
+	// replica at once): /v1/decide allows an ask that was approved
 	// for the same call in the same session and working directory, and
 	// notes every other ask as pending for POST /v1/approve. nil: every
 	// ask stays an ask, and /v1/approve answers 404.
@@ -95,9 +105,11 @@ type Options struct {
 	Approvers []Approver
 }
 
-// Approvals remember approved asks (an *approval.Store does; see package
-// approval for the rules: only an ask is ever pending, a deny can never
-// be approved, grants expire).
+// Approvals remember approved asks: every approval.Keeper does, the
+// JSON Lines *approval.Store of one machine and the PostgreSQL store of
+// approval/postgres that replicas share (see package approval for the
+// rules: only an ask is ever pending, a deny can never be approved,
+// grants expire).
 type Approvals interface {
 	// Check turns an ask of call into an allow when the same call was
 	// approved, else notes the ask pending under decision.

@@ -459,7 +459,11 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 		interp.Env(env),
 		func(r *interp.Runner) error { r.Dir = dir; return nil },
 		interp.Params("--", markUnknown+"1"+markEnd, markUnknown+"2"+markEnd, markUnknown+"3"+markEnd),
-		interp.StdIO(strings.NewReader(""), io.Discard, io.Discard),
+		// No stdin: a reader that is not an *os.File would cost a pipe
+		// and a goroutine per dry run; read, mapfile and readarray are
+		// answered by the call handler, and a program that prints its
+		// stdin reads nothing (below), as from an empty one.
+		interp.StdIO(nil, io.Discard, io.Discard),
 		interp.CallHandler(func(ctx context.Context, args []string) ([]string, error) {
 			mu.Lock()
 			n++
@@ -524,8 +528,11 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 					(len(p.PrintsIf) == 0 || programs.Parse(p, plainTokens(args)).Holds(p.PrintsIf)) {
 					switch p.Prints {
 					case "stdin":
-						b, _ := io.ReadAll(io.LimitReader(hc.Stdin, dryMaxArgBytes))
-						out = strings.TrimSuffix(string(b), "\n")
+						out = ""
+						if hc.Stdin != nil {
+							b, _ := io.ReadAll(io.LimitReader(hc.Stdin, dryMaxArgBytes))
+							out = strings.TrimSuffix(string(b), "\n")
+						}
 					case "tmpdir", "tmpfile":
 						out = MktempPath
 					case "cwd":

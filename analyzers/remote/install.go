@@ -103,12 +103,23 @@ func (a *analyzer) packages(i int, c *shell.Command) {
 	}
 }
 
+// buildTool reports whether buildInputs knows the program root: the
+// cases of its switch (for any other it returns nothing).
+func buildTool(root string) bool {
+	switch root {
+	case "make", "npm", "pnpm", "yarn", "bun", "pytest", "python", "pip", "go", "cargo":
+		return true
+	}
+	return false
+}
+
 // buildInputs lists the files a build or test tool runs as code from its
 // directory: make's makefiles (GNUmakefile, makefile, Makefile, in -C's
 // directory), package.json for npm, pnpm, yarn and bun installs and
 // scripts, conftest.py files and test modules for pytest (also python -m
 // pytest), setup.py and pyproject.toml for pip install of a directory,
-// main.go for go run of a package, build.rs for cargo builds.
+// main.go for go run of a package, build.rs for cargo builds. Keep the
+// roots of its switch in buildTool.
 func buildInputs(c *shell.Command, cwd string) []string {
 	v := c.Inv
 	p := v.Program()
@@ -225,6 +236,9 @@ func pytestInputs(v *shell.Invocation, dir string) []string {
 func (a *analyzer) build(i int, c *shell.Command) {
 	if c.Remote || c.Inv.Program() == nil {
 		return
+	}
+	if !buildTool(rootName(c)) {
+		return // no inputs; its key could only match its own root's
 	}
 	key := rootName(c) + "\x00" + a.cwd(c) + "\x00" + c.String()
 	if a.built[key] {

@@ -266,16 +266,17 @@ type hostSettings struct {
 func run(own []string, sets hostSettings, in *analysis.Input, r *analysis.Report) {
 	call := in.Call
 	ask := settings(call)
-	report := func(what, target, owner string, deny bool) {
+	report := func(what func() string, target, owner string, deny bool) {
 		if deny {
 			r.Add(toolwall.Finding{Rule: RuleTamper, Category: "self", Score: 0.95, Action: toolwall.Deny,
-				Reason: fmt.Sprintf("%s was refused: it would change %s, one of toolwall's own files, which would switch off or weaken the checks on this agent's tool calls. Ask the user to make this change themselves.", what, target)})
+				Reason: fmt.Sprintf("%s was refused: it would change %s, one of toolwall's own files, which would switch off or weaken the checks on this agent's tool calls. Ask the user to make this change themselves.", what(), target)})
 			return
 		}
 		r.Add(toolwall.Finding{Rule: RuleSettings, Category: "self", Score: 0.6, Action: toolwall.Ask,
-			Reason: fmt.Sprintf("%s needs confirmation: it would change %s, %s's settings, where toolwall's hook is configured. Ask the user to confirm the change.", what, target, owner)})
+			Reason: fmt.Sprintf("%s needs confirmation: it would change %s, %s's settings, where toolwall's hook is configured. Ask the user to confirm the change.", what(), target, owner)})
 	}
-	judge := func(what string, t target) bool {
+	// what is the command as a reason shows it, made only for a finding.
+	judge := func(what func() string, t target) bool {
 		if f, ok := t.touches(own); ok {
 			report(what, f, "", true)
 			return true
@@ -303,7 +304,7 @@ func run(own []string, sets hostSettings, in *analysis.Input, r *analysis.Report
 			return
 		}
 		p = paths.Abs(paths.Expand(p, call.Home), call.Cwd)
-		judge(call.Tool+" of "+p, target{path: p})
+		judge(func() string { return call.Tool + " of " + p }, target{path: p})
 		return
 	}
 	if in.Script == nil {
@@ -316,7 +317,7 @@ func run(own []string, sets hostSettings, in *analysis.Input, r *analysis.Report
 		}
 	}
 	for _, c := range in.Script.Commands {
-		what := c.Shown()
+		what := c.Shown
 		if f, deny, ok := indirect(c, own, ask, call.Home); ok && !c.Remote {
 			report(what, f, "Claude Code", deny)
 			continue

@@ -101,12 +101,14 @@ func judge(c *shell.Command, r *analysis.Report) {
 	for _, a := range c.Args[1:] {
 		x.args = append(x.args, strings.ToLower(a.Value))
 	}
-	what := x.text()
+	// The command as shown in a reason is made only for a finding: most
+	// commands have none, and Shown is a good part of this analyzer's
+	// time.
 	ask := func(rule, category, why, instead string) {
-		add(r, toolwall.Ask, rule, category, what+" needs confirmation: "+why+". "+instead+".")
+		add(r, toolwall.Ask, rule, category, x.text()+" needs confirmation: "+why+". "+instead+".")
 	}
 	deny := func(rule, category, why, instead string) {
-		add(r, toolwall.Deny, rule, category, what+" was refused: "+why+". "+instead+".")
+		add(r, toolwall.Deny, rule, category, x.text()+" was refused: "+why+". "+instead+".")
 	}
 	switch x.name {
 	case "set-mppreference", "add-mppreference":

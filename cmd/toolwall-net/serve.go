@@ -8,12 +8,15 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolwall/toolwall/approval"
+	approvalpg "github.com/toolwall/toolwall/approval/postgres"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/gate"
 	"github.com/toolwall/toolwall/policy"
@@ -33,7 +36,7 @@ type serveFlags struct {
 	listen, tokenFile, store, state, pg, schema string
 	approverFile                                string
 	maxBody                                     int64
-	cache                                       int
+	cache, gcPercent                            int
 	timeout, reloadEvery                        time.Duration
 }
 
@@ -58,15 +61,28 @@ $TOOLWALL_POSTGRES, else libpq's PG* variables).
 
 Approvals (--approver-file, lines "TENANT TOKEN"): a person holding the
 approver token of a tenant approves an ask with POST /v1/approve; the same
-call in the same session and directory is then allowed (approvals.jsonl
-beside the state file, as for the hook). An agent's own token never
-approves. Without the file, asks stay asks.
+call in the same session and directory is then allowed. With --store
+postgres the approvals live in PostgreSQL beside the sessions (table
+approvals in --postgres-schema), so every replica sees an ask approved
+through any of them; otherwise in approvals.jsonl beside the state file,
+as for the hook. An agent's own token never approves. Without the file,
+asks stay asks.
+
+The process runs its garbage collector at GOGC=400 (--gc-percent;
+$GOGC when set): a quarter of the CPU Go's default 100 costs under load,
+for a larger heap; $GOMEMLIMIT bounds it.
 
 SIGHUP, or a change of the configuration file, reloads the policy; a
 broken policy keeps the one in force and logs the error. SIGINT or
 SIGTERM shut down gracefully, finishing the requests in flight.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return serve(cmd.Context(), f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// $GOGC, when set, wins over the default but not over the flag.
+			if cmd.Flags().Changed("gc-percent") || os.Getenv("GOGC") == "" {
+				debug.SetGCPercent(f.gcPercent)
+			}
+			return serve(cmd.Context(), f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.listen, "listen", "127.0.0.1:8765", "address to listen on")
@@ -79,6 +95,7 @@ SIGTERM shut down gracefully, finishing the requests in flight.`,
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
 	fl.IntVar(&f.cache, "verdict-cache", server.DefaultCacheSize, "single-call verdicts (calls without a session) kept for 500 ms for the same exact call; 0: none")
 	fl.DurationVar(&f.timeout, "timeout", server.DefaultTimeout, "longest time one decision may take before the call is denied")
+	fl.IntVar(&f.gcPercent, "gc-percent", server.GCPercent, "garbage collector target (GOGC) of the server process; $GOGC, when set, is the default; bound memory with $GOMEMLIMIT")
 	fl.DurationVar(&f.reloadEvery, "reload-every", 2*time.Second, "how often to check the configuration file for changes (0: only on SIGHUP)")
 	return cmd
 }
@@ -191,6 +208,31 @@ func openStore(ctx context.Context, f serveFlags, cfg *policy.Config) (session.S
 	return nil, "", fmt.Errorf("--store %q: want sqlite, memory or postgres", f.store)
 }
 
+// openApprovals opens the approvals: in PostgreSQL beside the session
+// memory, on its pool, when the store is PostgreSQL (every replica then
+// shares pending asks and grants); else approvals.jsonl beside the state
+// file, as for the hook. close releases them (never the session store's
+// pool). where says where they are, for the start log.
+func openApprovals(ctx context.Context, f serveFlags, cfg *policy.Config, st session.Store) (ap server.Approvals, where string, release func(), err error) {
+	opts := approval.Options{TTL: cfg.Approvals.TTL.Duration, Retention: cfg.Memory.Retention.Duration}
+	if pg, ok := st.(*postgres.Store); ok {
+		pa, err := approvalpg.New(ctx, pg.Pool(), approvalpg.Options{Schema: pg.Schema(), Approval: opts})
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return pa, "postgres schema " + pg.Schema(), func() { pa.Close() }, nil
+	}
+	path, err := engine.StatePath(f.state, cfg)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	js := engine.StoresFor(cfg, path).Approvals()
+	if js == nil {
+		return nil, "", nil, errors.New("approvals have no place (set HOME or --state)")
+	}
+	return js, js.Path(), func() {}, nil
+}
+
 func serve(ctx context.Context, f serveFlags) error {
 	log := logger()
 	toks, err := tokens(f.tokenFile)
@@ -229,6 +271,7 @@ func serve(ctx context.Context, f serveFlags) error {
 	if err != nil {
 		return err
 	}
+	approvalsAt := "none (asks stay asks)"
 	opts := server.Options{
 		ConfigPath: configPath, Store: st, Tokens: toks, MaxBody: f.maxBody, Timeout: f.timeout, Logger: log, Audit: sink,
 		Approvers: apps, CacheSize: f.cache,
@@ -237,13 +280,12 @@ func serve(ctx context.Context, f serveFlags) error {
 		opts.CacheSize = -1
 	}
 	if len(apps) > 0 {
-		path, err := engine.StatePath(f.state, cfg)
+		ap, where, release, err := openApprovals(ctx, f, cfg, st)
 		if err != nil {
 			return fmt.Errorf("approvals: %w", err)
 		}
-		if opts.Approvals = engine.StoresFor(cfg, path).Approvals(); opts.Approvals == nil {
-			return errors.New("approvals have no place (set HOME or --state)")
-		}
+		defer release()
+		opts.Approvals, approvalsAt = ap, where
 	}
 	srv, err := server.New(opts)
 	if err != nil {
@@ -276,7 +318,7 @@ func serve(ctx context.Context, f serveFlags) error {
 	for _, t := range toks {
 		tenants = append(tenants, server.TenantOf(t))
 	}
-	log.Info("toolwall serve: listening", "addr", ln.Addr().String(), "store", what, "tenants", strings.Join(tenants, ","), "approvers", len(apps))
+	log.Info("toolwall serve: listening", "addr", ln.Addr().String(), "store", what, "tenants", strings.Join(tenants, ","), "approvers", len(apps), "approvals", approvalsAt)
 	err = srv.Serve(ctx, ln)
 	if err == nil || errors.Is(err, context.Canceled) {
 		log.Info("toolwall serve: stopped")

@@ -607,3 +607,9 @@ func (s *Store) Close() error {
 	}
 	return nil
 }
+
+// Pool returns the store's connection pool, for a store that keeps its
+// tables beside the session memory's on the same connections (the
+// approvals of approval/postgres). It stays the session store's: Close
+// closes it when Open opened it.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }

@@ -75,16 +75,25 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 	if err != nil {
 		return 0, Refused
 	}
+	// The read ends are non-blocking (drain waits with a deadline); the
+	// write ends the resident gets stay blocking, so that it writes them
+	// plainly, without its poller (an answer is far smaller than a pipe's
+	// buffer).
 	var outp, errp [2]int
-	if syscall.Pipe2(outp[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK) != nil {
+	if syscall.Pipe2(outp[:], syscall.O_CLOEXEC) != nil {
 		return 0, Refused
 	}
 	defer syscall.Close(outp[0])
-	if syscall.Pipe2(errp[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK) != nil {
+	if syscall.Pipe2(errp[:], syscall.O_CLOEXEC) != nil {
 		syscall.Close(outp[1])
 		return 0, Refused
 	}
 	defer syscall.Close(errp[0])
+	if syscall.SetNonblock(outp[0], true) != nil || syscall.SetNonblock(errp[0], true) != nil {
+		syscall.Close(outp[1])
+		syscall.Close(errp[1])
+		return 0, Refused
+	}
 	// The descriptors go with the first byte; the rest follows plainly.
 	n, err := syscall.SendmsgN(fd, msg, syscall.UnixRights(0, outp[1], errp[1]), nil, 0)
 	syscall.Close(outp[1])
@@ -166,12 +175,13 @@ func timeout(fd int, deadline time.Time) {
 // drain reads the non-blocking pipe fd to its end, waiting for data at
 // most until deadline; it reports whether the end came in time. The
 // resident closes its ends before replying, so after the reply the end is
-// there at once.
+// there at once. The buffer is on the stack: a hook client pays a page
+// fault for every fresh page of heap it touches.
 func drain(fd int, deadline time.Time) ([]byte, bool) {
 	var out []byte
-	buf := make([]byte, 16<<10)
+	var buf [4096]byte
 	for {
-		k, err := syscall.Read(fd, buf)
+		k, err := syscall.Read(fd, buf[:])
 		switch {
 		case k > 0:
 			out = append(out, buf[:k]...)
@@ -202,11 +212,19 @@ func drain(fd int, deadline time.Time) ([]byte, bool) {
 
 // residentPid reads the pid the resident wrote beside socket.
 func residentPid(socket string) (int, error) {
-	b, err := readSmall(PidFile(socket), 32)
+	var buf [32]byte
+	n := 0
+	err := readFile(PidFile(socket), func(b []byte) error {
+		if n+len(b) > len(buf) {
+			return errors.New("resident: bad pid file")
+		}
+		n += copy(buf[n:], b)
+		return nil
+	})
 	if err != nil {
 		return 0, err
 	}
-	pid, err := strconv.Atoi(string(bytes.TrimSpace(b)))
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(buf[:n])))
 	if err != nil || pid <= 0 {
 		return 0, errors.New("resident: bad pid file")
 	}
@@ -228,41 +246,59 @@ func trusted(pid int, full string) bool {
 	if n, err := syscall.Readlink(proc+"/exe", buf); err != nil || n != len(full) || string(buf[:n]) != full {
 		return false
 	}
-	env, err := readSmall(proc+"/environ", 1<<20)
-	if err != nil {
-		return false
-	}
-	for kv := range bytes.SplitSeq(env, []byte{0}) {
-		if bytes.HasPrefix(kv, []byte("LD_")) {
-			return false
-		}
-	}
-	return true
+	return readFile(proc+"/environ", loaderFree()) == nil
 }
 
-// readSmall reads the file at path, at most max bytes.
-func readSmall(path string, max int) ([]byte, error) {
+// errLoader is loaderFree's refusal.
+var errLoader = errors.New("resident: the resident's environment sets a dynamic-loader variable")
+
+// loaderFree returns a readFile callback that fails when the
+// NUL-separated environment it is fed, piece by piece, has an entry that
+// starts with "LD_" (split anywhere across pieces).
+func loaderFree() func([]byte) error {
+	const prefix = "LD_"
+	matched := 0 // bytes of prefix matched at the start of this entry; -1 past it
+	return func(b []byte) error {
+		for _, c := range b {
+			switch {
+			case c == 0:
+				matched = 0
+			case matched < 0:
+			case c == prefix[matched]:
+				if matched++; matched == len(prefix) {
+					return errLoader
+				}
+			default:
+				matched = -1
+			}
+		}
+		return nil
+	}
+}
+
+// readFile feeds the file at path to fn, piece by piece, through a buffer
+// on the stack (no heap to fault in); an error from fn ends the read and
+// is returned.
+func readFile(path string, fn func([]byte) error) error {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer syscall.Close(fd)
-	buf := make([]byte, 0, 4096)
-	for len(buf) < max {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+	var buf [4096]byte
+	for {
+		n, err := syscall.Read(fd, buf[:])
 		if errors.Is(err, syscall.EINTR) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if n == 0 {
-			return buf, nil
+			return nil
 		}
-		buf = buf[:len(buf)+n]
+		if err := fn(buf[:n]); err != nil {
+			return err
+		}
 	}
-	return nil, errors.New("resident: " + path + " is too large")
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -349,16 +350,34 @@ var ErrLate = errors.New("the hook payload did not arrive completely in time")
 
 // ReadPayload reads r to its end, up to max+1 bytes (so that an oversized
 // payload shows as longer than max), waiting at most timeout: then it
-// returns ErrLate (the read goes on in the background until r ends;
-// closing r ends it). Other read errors are returned with the bytes read.
+// returns ErrLate. A reader in memory is read at once; one that takes a
+// read deadline (a pipe or socket the runtime's poller watches, as a
+// resident's client's input is) is read in place, up to the deadline;
+// any other is read in the background, where a late read goes on until r
+// ends (closing r ends it). Other read errors are returned with the bytes
+// read.
 func ReadPayload(r io.Reader, max int, timeout time.Duration) ([]byte, error) {
+	limited := io.LimitReader(r, int64(max)+1)
+	switch r := r.(type) {
+	case *bytes.Reader, *strings.Reader, *bytes.Buffer:
+		return io.ReadAll(limited)
+	case interface{ SetReadDeadline(time.Time) error }:
+		if r.SetReadDeadline(time.Now().Add(timeout)) == nil {
+			data, err := io.ReadAll(limited)
+			_ = r.SetReadDeadline(time.Time{})
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return nil, ErrLate
+			}
+			return data, err
+		}
+	}
 	type result struct {
 		data []byte
 		err  error
 	}
 	got := make(chan result, 1)
 	go func() {
-		d, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+		d, err := io.ReadAll(limited)
 		got <- result{d, err}
 	}()
 	t := time.NewTimer(timeout)
@@ -456,8 +475,10 @@ func (h *Hook) record(ctx context.Context, id string, call toolwall.Call, v tool
 	if h.Audit == nil {
 		return
 	}
-	rec := audit.New(id, "hook:"+h.Adapter.Name(), call, v, start, time.Since(start))
+	elapsed := time.Since(start)
 	h.audit(ctx, func(ctx context.Context) {
+		// Built here: redaction is work a resident does after answering.
+		rec := audit.New(id, "hook:"+h.Adapter.Name(), call, v, start, elapsed)
 		if err := h.Audit.Record(ctx, rec); err != nil {
 			h.logger().Error("toolwall hook: cannot write the audit record", "decision", id, "err", err)
 		}

@@ -364,12 +364,12 @@ func (r *residentServer) serve(conn *net.UnixConn) {
 // left waiting on one would take a line the user types later). Anything
 // else is answered Stale: the client runs the binary itself.
 func (r *residentServer) fits(req resident.Request, pid int, stdin *os.File) bool {
-	if len(req.Limits) != 2*resident.NumLimits {
+	if len(req.Limits) != 2*len(resident.Limits) {
 		return false
 	}
-	for i := range resident.NumLimits {
+	for i, res := range resident.Limits {
 		var l unix.Rlimit
-		if unix.Getrlimit(i, &l) != nil || l.Cur != req.Limits[2*i] || l.Max != req.Limits[2*i+1] {
+		if unix.Getrlimit(res, &l) != nil || l.Cur != req.Limits[2*i] || l.Max != req.Limits[2*i+1] {
 			return false
 		}
 	}

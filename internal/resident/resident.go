@@ -30,7 +30,7 @@ const Stale = -1
 // command line after the program name (it must start with "hook"), the
 // client's working directory, its whole environment ("KEY=value"
 // entries) and its resource limits (soft and hard, for each resource
-// 0..NumLimits-1: the resident serves only a client whose limits are its
+// of [Limits]: the resident serves only a client whose limits are its
 // own). The client's standard input and two pipes for the answer travel
 // beside it as file descriptors.
 type Request struct {
@@ -40,9 +40,15 @@ type Request struct {
 	Limits []uint64
 }
 
-// NumLimits is how many resource limits (RLIMIT_CPU … RLIMIT_RTTIME on
-// Linux) a request carries, two numbers each.
-const NumLimits = 16
+// Limits are the resource limits a request carries, two numbers each
+// (soft, hard), by their Linux numbers: those a hook's answer can depend
+// on. CPU time (0), file size (1: the audit log), data (2), stack (3),
+// processes (6: the runtime's threads), open files (7: the state file)
+// and address space (9). The others (core dumps, resident set, locked
+// memory, file locks, queued signals, message queues, nice, real-time
+// priority and time) change nothing a hook does; each costs the client
+// and the resident a system call per call.
+var Limits = [...]int{0, 1, 2, 3, 6, 7, 9}
 
 // ErrMalformed is returned by [Unmarshal] for bytes that are not one
 // whole request.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/approval"
+	sessionpg "github.com/toolwall/toolwall/session/postgres"
 )
 
 // DefaultSchema is the schema of the table when Options.Schema is empty:
@@ -128,47 +129,10 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	return s, nil
 }
 
-// migrate brings the table to len(migrations) in one transaction, under
-// the advisory lock session/postgres takes for the same schema.
+// migrate brings the table to len(migrations), under the advisory lock
+// session/postgres takes for the same schema.
 func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(ctx)
-	name := pgx.Identifier{s.schema}.Sanitize()
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "toolwall.session:"+s.schema); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+name); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+name+`.meta (k text PRIMARY KEY, v bigint NOT NULL)`); err != nil {
-		return err
-	}
-	var v int
-	err = tx.QueryRow(ctx, `SELECT v FROM `+name+`.meta WHERE k = $1`, metaKey).Scan(&v)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return err
-	}
-	if v > len(migrations) {
-		return fmt.Errorf("approvals version %d is newer than this toolwall's %d", v, len(migrations))
-	}
-	if v == len(migrations) {
-		return tx.Commit(ctx)
-	}
-	for _, m := range migrations[v:] {
-		for _, stmt := range m {
-			if _, err := tx.Exec(ctx, strings.ReplaceAll(stmt, "S.", name+".")); err != nil {
-				return fmt.Errorf("migrating from version %d: %w", v, err)
-			}
-		}
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO `+name+`.meta (k, v) VALUES ($1, $2)
-		ON CONFLICT (k) DO UPDATE SET v = excluded.v`, metaKey, len(migrations)); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
+	return sessionpg.Migrate(ctx, s.pool, s.schema, metaKey, migrations)
 }
 
 // queries are the store's statements with the schema filled in.

@@ -172,15 +172,26 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	return s, nil
 }
 
-// migrate brings the schema to len(migrations) in one transaction.
+// migrate brings the sessions' tables to len(migrations).
 func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.pool.Begin(ctx)
+	return Migrate(ctx, s.pool, s.schema, "schema", migrations)
+}
+
+// Migrate brings one part of toolwall's tables in schema to version
+// len(steps), in one transaction under the schema's advisory lock (so
+// that replicas starting together migrate once). key names the part in
+// the schema's meta table ("schema" for the sessions, "approvals" for
+// approval/postgres); step i moves it from version i to i+1, and its
+// statements name the schema as "S." (replaced with the quoted name). A
+// version newer than len(steps) (a newer toolwall wrote it) is an error.
+func Migrate(ctx context.Context, pool *pgxpool.Pool, schema, key string, steps [][]string) error {
+	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(ctx)
-	name := pgx.Identifier{s.schema}.Sanitize()
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "toolwall.session:"+s.schema); err != nil {
+	name := pgx.Identifier{schema}.Sanitize()
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "toolwall.session:"+schema); err != nil {
 		return err
 	}
 	if _, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+name); err != nil {
@@ -190,25 +201,25 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	var v int
-	err = tx.QueryRow(ctx, `SELECT v FROM `+name+`.meta WHERE k = 'schema'`).Scan(&v)
+	err = tx.QueryRow(ctx, `SELECT v FROM `+name+`.meta WHERE k = $1`, key).Scan(&v)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return err
 	}
-	if v > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this toolwall's %d", v, len(migrations))
+	if v > len(steps) {
+		return fmt.Errorf("%s version %d is newer than this toolwall's %d", key, v, len(steps))
 	}
-	if v == len(migrations) {
+	if v == len(steps) {
 		return tx.Commit(ctx)
 	}
-	for _, m := range migrations[v:] {
+	for _, m := range steps[v:] {
 		for _, stmt := range m {
 			if _, err := tx.Exec(ctx, strings.ReplaceAll(stmt, "S.", name+".")); err != nil {
-				return fmt.Errorf("migrating from version %d: %w", v, err)
+				return fmt.Errorf("migrating %s from version %d: %w", key, v, err)
 			}
 		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO `+name+`.meta (k, v) VALUES ('schema', $1)
-		ON CONFLICT (k) DO UPDATE SET v = excluded.v`, len(migrations)); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO `+name+`.meta (k, v) VALUES ($1, $2)
+		ON CONFLICT (k) DO UPDATE SET v = excluded.v`, key, len(steps)); err != nil {
 		return err
 	}
 	return tx.Commit(ctx)

@@ -112,10 +112,13 @@ func TestPageInChromium(t *testing.T) {
 	fill(t, s)
 	_, u := serve(t, s)
 
+	home := t.TempDir()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()),
+		// Its crash reports and dconf cache go under HOME: a scratch one.
+		chromedp.Flag("disable-breakpad", true), chromedp.Env("HOME="+home, "XDG_CONFIG_HOME="+home+"/.config", "XDG_CACHE_HOME="+home+"/.cache"),
 		chromedp.WindowSize(1200, 1400))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()

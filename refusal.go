@@ -1,5 +1,10 @@
 package toolwall
 
+import (
+	"slices"
+	"strings"
+)
+
 // Rule ids of the fail-closed refusal (DESIGN.md principle 7: a panic or
 // internal error in analysis becomes a deny with a clear reason). They
 // keep toolwall itself safe and cannot be disabled.
@@ -15,6 +20,28 @@ const (
 	// RuleConfig: toolwall's configuration is broken.
 	RuleConfig = "config.invalid"
 )
+
+// unswitchable are the ids outside gate.* and input.* that keep toolwall
+// itself safe (see Unswitchable).
+var unswitchable = []string{
+	RuleConfig,
+	"shell.limit", "shell.parse-error", "shell.unclosed-heredoc", "shell.lookalike-dash",
+	"pwsh.parse-error", "files.bad-input",
+	"policy.self-approve",
+}
+
+// Unswitchable reports whether rules.disable may not name rule id: the
+// rules that keep toolwall itself safe. They are the gate's own (gate.*:
+// its failures, timeouts and cancellations), input it cannot read or
+// check (input.*, shell.limit, shell.parse-error, shell.unclosed-heredoc,
+// shell.lookalike-dash, pwsh.parse-error, files.bad-input), a
+// configuration that does not load (config.invalid) and an agent
+// approving its own calls (policy.self-approve). The gate keeps their
+// findings whatever the configuration says, and a configuration that
+// names one is an error.
+func Unswitchable(id string) bool {
+	return strings.HasPrefix(id, "gate.") || strings.HasPrefix(id, "input.") || slices.Contains(unswitchable, id)
+}
 
 // Refusal returns the deny verdict every driver gives when it cannot
 // decide: rule is one of the Rule* ids above, analyzer names who refused

@@ -161,3 +161,29 @@ match = ["git push --force origin main"]
 		t.Errorf("a [[rule]] id: %v", err)
 	}
 }
+
+// TestUnswitchableAreRules: every id rules.disable may not name is a rule
+// of the catalog, and the ids of the gate's own failures are among them.
+func TestUnswitchableAreRules(t *testing.T) {
+	ids := map[string]bool{}
+	for _, r := range Rules(nil) {
+		ids[r.ID] = true
+	}
+	n := 0
+	for id := range ids {
+		if toolwall.Unswitchable(id) {
+			n++
+		}
+	}
+	for _, id := range []string{"config.invalid", "shell.limit", "shell.parse-error", "shell.unclosed-heredoc", "shell.lookalike-dash", "pwsh.parse-error", "files.bad-input", "policy.self-approve", toolwall.RuleInternal, toolwall.RuleTimeout, toolwall.RuleMalformed} {
+		if !ids[id] {
+			t.Errorf("%s is no rule of the catalog", id)
+		}
+		if !toolwall.Unswitchable(id) {
+			t.Errorf("%s can be switched off", id)
+		}
+	}
+	if n < 11 {
+		t.Errorf("only %d unswitchable rules in the catalog", n)
+	}
+}

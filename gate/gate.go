@@ -391,7 +391,7 @@ func (g *Gate) enabled(findings []toolwall.Finding) []toolwall.Finding {
 		return findings
 	}
 	return slices.DeleteFunc(findings, func(f toolwall.Finding) bool {
-		return g.disabled[f.Rule] && f.Category != "input" && f.Category != "internal"
+		return g.disabled[f.Rule] && !toolwall.Unswitchable(f.Rule) && f.Category != "input" && f.Category != "internal"
 	})
 }
 

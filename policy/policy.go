@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -296,10 +295,10 @@ func (c *Config) check() error {
 			return fmt.Errorf("rules.disable: %q is not a rule id like \"priv.sudo\"", id)
 		}
 	}
-	if slices.ContainsFunc(c.Rules.Disable, func(id string) bool {
-		return strings.HasPrefix(id, "gate.") || strings.HasPrefix(id, "input.") || id == "shell.limit" || id == RuleSelfApprove
-	}) {
-		return fmt.Errorf("rules.disable: gate.*, input.*, shell.limit and %s keep toolwall itself safe and cannot be switched off", RuleSelfApprove)
+	for _, id := range c.Rules.Disable {
+		if toolwall.Unswitchable(id) {
+			return fmt.Errorf("rules.disable: %s keeps toolwall itself safe and cannot be switched off (nor can gate.*, input.*, config.invalid, the shell and PowerShell reading errors, files.bad-input or %s)", id, RuleSelfApprove)
+		}
 	}
 	if c.Memory.Turns < 0 || c.Memory.Calls < 0 || c.Memory.Calls > 10000 {
 		return fmt.Errorf("memory.turns must be at least 1 and memory.calls from 1 to 10000")

@@ -311,9 +311,37 @@ func Uninstall(name string, o Options) ([]Change, error) {
 		}
 		if changed {
 			out = append(out, Change{x.file(), what})
+			for _, d := range pruneDirs(filepath.Dir(x.file()), h.dirs, o.base()) {
+				out = append(out, Change{d, "removed (left empty)"})
+			}
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// pruneDirs removes dir and its parents while they are empty, up to the
+// host's own directory it lies in (one of dirs under base: ".kiro",
+// "Documents/Cline", never "Documents" or base itself), and returns what
+// it removed. Left empty, a host's directory makes the host look
+// installed on a machine that never had it (doctor, Found).
+func pruneDirs(dir string, dirs []string, base string) []string {
+	var out []string
+	for _, d := range dirs {
+		root := filepath.Join(base, d)
+		if dir != root && !strings.HasPrefix(dir, root+string(filepath.Separator)) {
+			continue
+		}
+		for p := dir; ; p = filepath.Dir(p) {
+			if os.Remove(p) != nil {
+				break
+			}
+			out = append(out, p)
+			if p == root {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Found reports whether host name is on this machine: one of its

@@ -333,11 +333,6 @@ func (j jsonOp) uninstall() (bool, string, error) {
 		if err := os.Remove(j.path); err != nil {
 			return false, "", err
 		}
-		// The host's directory, when the file was all it held, goes too:
-		// left empty, it would make the host look installed (doctor).
-		if os.Remove(filepath.Dir(j.path)) == nil {
-			return true, "removed (toolwall created it), and its empty directory", nil
-		}
 		return true, "removed (toolwall created it)", nil
 	}
 	if err := writeFile(j.path, stripped, 0o644); err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -76,6 +77,7 @@ func TestInstallDoctorUninstall(t *testing.T) {
 		home, _ := scratchHome(t)
 		dir := filepath.Join(home, "src", "app")
 		before := configFiles(t, home)
+		foundBefore := found(t, home, dir)
 		out, code := toolwallIn(t, home, dir, append([]string{"install", "all"}, scope...)...)
 		if code != 0 {
 			t.Fatalf("install %v: exit %d\n%s", scope, code, out)
@@ -102,7 +104,25 @@ func TestInstallDoctorUninstall(t *testing.T) {
 				t.Errorf("%v: %s left behind", scope, f)
 			}
 		}
+		// No host's directory is left for doctor to find.
+		if got := found(t, home, dir); !slices.Equal(got, foundBefore) {
+			t.Errorf("%v: doctor finds %v after uninstall, %v before install", scope, got, foundBefore)
+		}
 	}
+}
+
+// found lists the hosts doctor finds in home (its first column, for rows
+// whose second says yes).
+func found(t *testing.T, home, dir string) []string {
+	t.Helper()
+	out, _ := toolwallIn(t, home, dir, "doctor")
+	var hosts []string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 1 && f[1] == "yes" {
+			hosts = append(hosts, f[0])
+		}
+	}
+	return hosts
 }
 
 // TestDoctorFindsProblems: doctor exits 1 for a host found but not

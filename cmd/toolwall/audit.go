@@ -178,9 +178,26 @@ func printRecord(w io.Writer, r audit.Record, asJSON bool) error {
 	if r.Caller != "" {
 		who += "/" + r.Caller
 	}
-	_, err := fmt.Fprintf(w, "%s  %s  %-5s  %-8s  %-12s  %s  %s\n", r.At.Local().Format("2006-01-02 15:04:05"), r.ID, r.Verdict.Action,
-		r.Tool, orDash(who), orDash(strings.Join(r.Verdict.Rules(), ",")), summary(r))
+	if r.Turn > 0 {
+		who += fmt.Sprintf(" turn %d", r.Turn)
+	}
+	_, err := fmt.Fprintf(w, "%s  %s  %-5s  %-8s  %-12s  %-7s  %s  %s\n", r.At.Local().Format("2006-01-02 15:04:05"), r.ID, r.Verdict.Action,
+		r.Tool, orDash(who), ran(r.Outcome), orDash(strings.Join(r.Verdict.Rules(), ",")), summary(r))
 	return err
+}
+
+// ran says what happened when the call ran: "ok", "failed", "exit N",
+// or "-" when no outcome was reported.
+func ran(o *audit.Outcome) string {
+	switch {
+	case o == nil:
+		return "-"
+	case o.ExitCode != nil:
+		return fmt.Sprintf("exit %d", *o.ExitCode)
+	case o.Success:
+		return "ok"
+	}
+	return "failed"
 }
 
 func orDash(s string) string {

@@ -94,6 +94,11 @@ func TestHookAuditTurns(t *testing.T) {
 			t.Errorf("%s (%s): turn %d, want %d", r.CallID, r.Session, r.Turn, want[r.CallID])
 		}
 	}
+	// The listing shows the turn, and "-" for calls not reported as run.
+	out, code := runBin(t, env, "", "audit", "--session", "t1")
+	if code != 0 || !strings.Contains(out, "t1 turn 2 ") || !strings.Contains(out, "t1 turn 1 ") || !strings.Contains(out, "  -        -  git diff") {
+		t.Errorf("toolwall audit:\n%s", out)
+	}
 }
 
 func preID(session, command, id string) map[string]any {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"slices"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/shell"
@@ -51,9 +52,13 @@ func (r *Report) Add(f toolwall.Finding) {
 	r.Findings = append(r.Findings, f)
 }
 
-// Tag appends an effect.
+// Tag appends an effect, once: an effect two analyzers see (running
+// `bash x.sh` is exec-local of x.sh to more than one) is listed once.
 func (r *Report) Tag(tag toolwall.Tag, path, detail string) {
-	r.Effects = append(r.Effects, toolwall.Effect{Tag: tag, Path: path, Detail: detail})
+	e := toolwall.Effect{Tag: tag, Path: path, Detail: detail}
+	if !slices.Contains(r.Effects, e) {
+		r.Effects = append(r.Effects, e)
+	}
 }
 
 // Analyzer is one analysis as a value.

@@ -245,7 +245,7 @@ func (h *Hook) decideOne(ctx context.Context, req Request, call toolwall.Call) (
 			h.logger().Warn("toolwall hook: approvals unavailable; asking as usual", "err", err)
 		}
 	}
-	if v.Action != toolwall.Allow {
+	if v.Action != toolwall.Allow && !h.Adapter.Caps().StderrReason {
 		h.logger().Warn("toolwall: "+v.Action.String(), "host", h.Adapter.Name(), "tool", req.Tool, "session", req.Session, "rules", v.Rules(), "reason", v.Reason, "decision", id)
 	}
 	h.record(ctx, id, call, v, start)

@@ -96,6 +96,10 @@ type Caps struct {
 	// installed). Without it, an allowed call is remembered as run when it
 	// is decided, so chain rules still see it.
 	Post bool
+	// StderrReason: the host reads a refusal's reason from the hook's
+	// standard error and shows it to the model (Windsurf, Kiro), so the
+	// hook logs nothing else there.
+	StderrReason bool
 }
 
 // Adapter is one host's protocol: decoding its payloads and encoding

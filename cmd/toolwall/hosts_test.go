@@ -57,6 +57,11 @@ func TestHostsThroughBinary(t *testing.T) {
 				if !got.Valid || got.Action != toolwall.Deny || !strings.Contains(got.Reason, "rm.dangerous-target") {
 					t.Errorf("canary: the host reads %+v from %+v", got, r)
 				}
+				// A host that shows stderr to the model as the reason gets
+				// the reason alone there, not the hook's log line too.
+				if a, _ := hosts.Lookup(name); a.Caps().StderrReason && strings.Contains(r.Stderr, "level=") {
+					t.Errorf("canary: a log line in the reason: %q", r.Stderr)
+				}
 				r = runHost(t, env, args, hosts.Probe(name, "go test ./...", "/workspace/app"))
 				if got := view(r, true); !got.Valid || got.Action != toolwall.Allow {
 					t.Errorf("harmless: the host reads %+v from %+v", got, r)

@@ -17,7 +17,7 @@ type Adapter struct{}
 func (Adapter) Name() string { return "kiro" }
 
 // Caps: no ask; postToolUse reports executed calls.
-func (Adapter) Caps() host.Caps { return host.Caps{Ask: false, Post: true} }
+func (Adapter) Caps() host.Caps { return host.Caps{Ask: false, Post: true, StderrReason: true} }
 
 // ProjectEnv returns "": Kiro sets no project variable.
 func (Adapter) ProjectEnv() string { return "" }

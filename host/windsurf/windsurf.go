@@ -16,7 +16,7 @@ type Adapter struct{}
 func (Adapter) Name() string { return "windsurf" }
 
 // Caps: no ask; post_ events report executed calls.
-func (Adapter) Caps() host.Caps { return host.Caps{Ask: false, Post: true} }
+func (Adapter) Caps() host.Caps { return host.Caps{Ask: false, Post: true, StderrReason: true} }
 
 // ProjectEnv returns "": Windsurf sets no project variable.
 func (Adapter) ProjectEnv() string { return "" }

@@ -302,9 +302,11 @@ func (e *Engine) Close() error {
 // one engine: a persistent session store (Memory: Persistent) is closed
 // and opened again on first use, so Options.OpenState is asked again (a
 // resident that keeps databases open checks there that the file is still
-// the one held). Other stores are kept. It fails with session.ErrClosed
-// after Close.
+// the one held), and each project's .toolwall.toml is looked at again at
+// the next call (policy.Policy.Recheck). Other stores are kept. It fails
+// with session.ErrClosed after Close.
 func (e *Engine) Renew() error {
+	e.policy.Recheck()
 	if l, ok := e.store.(*session.Lazy); ok && !e.shared {
 		return l.Reset()
 	}

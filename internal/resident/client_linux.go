@@ -163,11 +163,12 @@ func timeout(fd int, deadline time.Time) {
 // answer from the non-blocking pipes out and errOut to their ends,
 // waiting at most until deadline; ok is false when they did not all come
 // in time (or the socket ended first). The pipes are read while the
-// reply is awaited: an answer larger than a pipe's buffer (a deny per
-// file of a large patch, each logged to stderr; or pipes shrunk to a
-// page or two once the user's processes hold many) would otherwise hold
-// the resident's write, and the reply after it, until the deadline.
-// After a Stale reply the pipes are not waited for. The read buffer is
+// reply is awaited, after the first replyAlone: an answer larger than a
+// pipe's buffer (a deny per file of a large patch, each logged to
+// stderr; or pipes shrunk to a page or two once the user's processes
+// hold many) would otherwise hold the resident's write, and the reply
+// after it, until the deadline. After a Stale reply the pipes are not
+// waited for. The read buffer is
 // on the stack: a hook client pays a page fault for every fresh page of
 // heap it touches.
 func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e []byte, ok bool) {
@@ -178,13 +179,19 @@ func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e
 	}{{out, &o}, {errOut, &e}}
 	open := [2]bool{true, true}
 	var buf [4096]byte
+	alone := time.Now().Add(replyAlone)
 	for {
 		if got == len(reply) && (!open[0] && !open[1] || isStale(reply)) {
 			return reply, o, e, true
 		}
-		left := time.Until(deadline)
+		now := time.Now()
+		left := deadline.Sub(now)
 		if left <= 0 {
 			return reply, nil, nil, false
+		}
+		pipesToo := got == len(reply) || !now.Before(alone)
+		if !pipesToo {
+			left = min(left, alone.Sub(now))
 		}
 		var set syscall.FdSet
 		w := 8 * int(unsafe.Sizeof(set.Bits[0]))
@@ -201,7 +208,7 @@ func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e
 			return reply, nil, nil, false
 		}
 		for i, p := range pipes {
-			if open[i] && !add(p.fd) {
+			if pipesToo && open[i] && !add(p.fd) {
 				return reply, nil, nil, false
 			}
 		}
@@ -221,7 +228,7 @@ func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e
 			}
 		}
 		for i, p := range pipes {
-			if !open[i] || !isSet(p.fd) {
+			if !pipesToo || !open[i] || !isSet(p.fd) {
 				continue
 			}
 			for {
@@ -243,6 +250,12 @@ func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e
 		}
 	}
 }
+
+// replyAlone is how long answer waits for the reply alone before it
+// reads the pipes too (20 ms): an answer that fits the pipes then costs
+// the client one wake, as a read of the reply would; reading them from
+// the start woke it for each of the resident's writes.
+const replyAlone = 20 * time.Millisecond
 
 // isStale reports whether reply is the Stale reply.
 func isStale(reply [ReplyLen]byte) bool {

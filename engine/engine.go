@@ -126,6 +126,8 @@ type Engine struct {
 	// trajectory is the sessions' trajectory risk ([trajectory] enabled
 	// with a store); nil otherwise.
 	trajectory *trajectory.Tracker
+	// once: the later stage holds inputs it reads once (see Renew).
+	once bool
 }
 
 // New builds the engine for opts. It does not fail: a state database that
@@ -194,6 +196,8 @@ func New(opts Options) *Engine {
 	if opts.Places == Installed {
 		tracked = gitTracked
 	}
+	later := laterStage(cfg, opts, e.store, log)
+	e.once = len(later.Analyzers) > 0
 	e.Gate = gate.New(gate.Options{
 		Tracked:    tracked,
 		Analyzers:  append(analyzers.All(), windows.Analyzer, self.New(files), e.policy.Analyzer()),
@@ -204,7 +208,7 @@ func New(opts Options) *Engine {
 		Store:      e.store,
 		StoreErr:   storeErr,
 		Exists:     exists,
-		Later:      laterStage(cfg, opts, e.store, log),
+		Later:      later,
 	})
 	if cfg.Trajectory.Enabled && e.store != nil {
 		// policy.Parse checked the decay, so New cannot fail here.
@@ -302,14 +306,27 @@ func (e *Engine) Close() error {
 // one engine: a persistent session store (Memory: Persistent) is closed
 // and opened again on first use, so Options.OpenState is asked again (a
 // resident that keeps databases open checks there that the file is still
-// the one held). Other stores are kept. It fails with session.ErrClosed
-// after Close.
+// the one held), and each project's .toolwall.toml is looked at again at
+// the next call (policy.Policy.Recheck). Other stores are kept. It fails
+// with session.ErrClosed after Close, and with ErrOnce when the later
+// stage is on: build a new engine for the next call then.
 func (e *Engine) Renew() error {
+	if e.once {
+		return ErrOnce
+	}
+	e.policy.Recheck()
 	if l, ok := e.store.(*session.Lazy); ok && !e.shared {
 		return l.Reset()
 	}
 	return nil
 }
+
+// ErrOnce is Renew's error for an engine whose later stage is on (the
+// guardrail or the advisor): it reads its safety experiences (files, an
+// MCP configuration, the servers on loopback ports) and opens its model
+// clients once, on first use, so a second call would not see what
+// changed since the first, as a new process would.
+var ErrOnce = errors.New("engine: the later stage reads its inputs once; build a new engine for another call")
 
 // StatePath resolves the session state file: flag when set, then
 // $TOOLWALL_STATE, then memory.state of cfg, then session.DefaultPath.

@@ -3,11 +3,13 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -40,5 +42,29 @@ func TestSharedStore(t *testing.T) {
 	}
 	if second.Store() != session.Store(st) {
 		t.Error("Store() is not the store given")
+	}
+}
+
+// TestRenew: an engine renews for another call unless its later stage is
+// on (the guardrail reads its safety experiences once: ErrOnce), and not
+// after Close.
+func TestRenew(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  *policy.Config
+		want error
+	}{
+		{"defaults", nil, nil},
+		{"guardrail", &policy.Config{LLM: policy.LLM{BaseURL: "http://127.0.0.1:9", Model: "m"}, Guardrail: policy.Guardrail{Enabled: true}}, engine.ErrOnce},
+		{"advisor", &policy.Config{LLM: policy.LLM{BaseURL: "http://127.0.0.1:9", Model: "m"}, Advisor: policy.Advisor{Enabled: true}}, engine.ErrOnce},
+	} {
+		e := engine.New(engine.Options{Config: c.cfg, Memory: engine.Persistent, State: filepath.Join(t.TempDir(), "state.db")})
+		if err := e.Renew(); !errors.Is(err, c.want) {
+			t.Errorf("%s: Renew = %v, want %v", c.name, err, c.want)
+		}
+		e.Close()
+		if err := e.Renew(); err == nil {
+			t.Errorf("%s: Renew after Close = nil", c.name)
+		}
 	}
 }

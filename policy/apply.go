@@ -21,8 +21,9 @@ import (
 // Policy is a loaded configuration put to work on calls: its rules as an
 // analyzer for the gate, and Apply after the gate (project thresholds,
 // the operator's allowlist). Each call's project file is read when it
-// changes (cached by size and modification time, looked at again at most
-// every ProjectRecheck). Safe for concurrent use.
+// changes (cached by file identity, size and modification time, looked
+// at again at most every ProjectRecheck, or at the next call after
+// Recheck). Safe for concurrent use.
 type Policy struct {
 	base *Config
 
@@ -39,6 +40,7 @@ const ProjectRecheck = 500 * time.Millisecond
 type projectEntry struct {
 	seen time.Time // when the file was last looked at
 	none bool      // there was no project file then
+	file os.FileInfo
 	size int64
 	mod  time.Time
 	cfg  *Config
@@ -75,9 +77,11 @@ func (p *Policy) For(project string) (*Config, error) {
 	case err != nil:
 		// no project file (or none readable: ForProject would say)
 		e = projectEntry{none: true}
-	case !ok || e.none || e.size != st.Size() || !e.mod.Equal(st.ModTime()):
+	case !ok || e.none || !os.SameFile(e.file, st) || e.size != st.Size() || !e.mod.Equal(st.ModTime()):
+		// A file saved by a rename is another file, though its size and
+		// time may be the old one's.
 		cfg, err := p.base.ForProject(project)
-		e = projectEntry{size: st.Size(), mod: st.ModTime(), cfg: cfg, err: err}
+		e = projectEntry{file: st, size: st.Size(), mod: st.ModTime(), cfg: cfg, err: err}
 	}
 	e.seen = now
 	p.mu.Lock()
@@ -90,6 +94,20 @@ func (p *Policy) For(project string) (*Config, error) {
 		return p.base, nil
 	}
 	return e.cfg, e.err
+}
+
+// Recheck makes the next call of each project look at its file again (a
+// stat; read again only when it changed), however recently it was looked
+// at: a process that serves calls as separate processes would (a hook's
+// resident) calls it between calls, so that an edit applies to the very
+// next call, as it does for a process that reads the file per call.
+func (p *Policy) Recheck() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, e := range p.cache {
+		e.seen = time.Time{}
+		p.cache[k] = e
+	}
 }
 
 // Analyzer returns the analyzer of the custom rules: for each call it

@@ -136,3 +136,52 @@ func FuzzProjectFile(f *testing.F) {
 		}
 	})
 }
+
+// TestPolicyRecheck: after Recheck a project's file is looked at again at
+// the next call, however recent the last look: a file written since, and
+// one saved by a rename with the old size and time, apply.
+func TestPolicyRecheck(t *testing.T) {
+	project := t.TempDir()
+	file := filepath.Join(project, policy.ProjectFile)
+	threshold := func(v string) string { return "[thresholds]\nblock = " + v + "\n" }
+	p := policy.New(nil)
+	block := func() float64 {
+		t.Helper()
+		cfg, err := p.For(project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Thresholds.Block == nil {
+			return 0
+		}
+		return *cfg.Thresholds.Block
+	}
+	if got := block(); got != 0 {
+		t.Fatalf("no project file: block %v", got)
+	}
+	if err := os.WriteFile(file, []byte(threshold("0.5")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.Recheck()
+	if got := block(); got != 0.5 {
+		t.Fatalf("written, after Recheck: block %v, want 0.5", got)
+	}
+	old, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := file + ".new"
+	if err := os.WriteFile(tmp, []byte(threshold("0.4")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(tmp, old.ModTime(), old.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		t.Fatal(err)
+	}
+	p.Recheck()
+	if got := block(); got != 0.4 {
+		t.Fatalf("saved by a rename with the old size and time, after Recheck: block %v, want 0.4", got)
+	}
+}

@@ -256,7 +256,9 @@ type residentServer struct {
 // and the directory (paths in them may be relative). Building one costs
 // a call about 50 µs; a kept one is renewed for each call (its session
 // store opened again through the state cache, which checks the file is
-// still the one held).
+// still the one held; its project files looked at again). One that
+// cannot be renewed (engine.ErrOnce: the guardrail or the advisor is on)
+// is built anew.
 type engineCache struct {
 	// env and dir are the call's: r.envGen and its directory.
 	env int

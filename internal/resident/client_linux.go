@@ -75,10 +75,10 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 	if err != nil {
 		return 0, Refused
 	}
-	// The read ends are non-blocking (drain waits with a deadline); the
-	// write ends the resident gets stay blocking, so that it writes them
-	// plainly, without its poller (an answer is far smaller than a pipe's
-	// buffer).
+	// The read ends are non-blocking (answer waits with a deadline, and
+	// reads them while it waits for the reply); the write ends the
+	// resident gets stay blocking, so that it writes them plainly,
+	// without its poller.
 	var outp, errp [2]int
 	if syscall.Pipe2(outp[:], syscall.O_CLOEXEC) != nil {
 		return 0, Refused
@@ -109,17 +109,9 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 		}
 		n += k
 	}
-	var reply [ReplyLen]byte
-	for got := 0; got < len(reply); {
-		timeout(fd, deadline)
-		k, err := syscall.Read(fd, reply[got:])
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil || k <= 0 || time.Now().After(deadline) {
-			return 0, Broken
-		}
-		got += k
+	reply, o, e, ok := answer(fd, outp[0], errp[0], deadline)
+	if !ok {
+		return 0, Broken
 	}
 	status, err = ParseReply(reply[:])
 	switch {
@@ -127,11 +119,6 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 		return 0, Broken
 	case status == Stale:
 		return 0, Refused
-	}
-	o, ok := drain(outp[0], deadline)
-	e, ok2 := drain(errp[0], deadline)
-	if !ok || !ok2 {
-		return 0, Broken
 	}
 	writeAll(1, o)
 	writeAll(2, e)
@@ -172,42 +159,108 @@ func timeout(fd int, deadline time.Time) {
 	_ = syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv)
 }
 
-// drain reads the non-blocking pipe fd to its end, waiting for data at
-// most until deadline; it reports whether the end came in time. The
-// resident closes its ends before replying, so after the reply the end is
-// there at once. The buffer is on the stack: a hook client pays a page
-// fault for every fresh page of heap it touches.
-func drain(fd int, deadline time.Time) ([]byte, bool) {
-	var out []byte
+// answer reads the reply from the socket fd and, at the same time, the
+// answer from the non-blocking pipes out and errOut to their ends,
+// waiting at most until deadline; ok is false when they did not all come
+// in time (or the socket ended first). The pipes are read while the
+// reply is awaited, after the first replyAlone: an answer larger than a
+// pipe's buffer (a deny per file of a large patch, each logged to
+// stderr; or pipes shrunk to a page or two once the user's processes
+// hold many) would otherwise hold the resident's write, and the reply
+// after it, until the deadline. After a Stale reply the pipes are not
+// waited for. The read buffer is
+// on the stack: a hook client pays a page fault for every fresh page of
+// heap it touches.
+func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e []byte, ok bool) {
+	got := 0
+	pipes := [2]struct {
+		fd   int
+		data *[]byte
+	}{{out, &o}, {errOut, &e}}
+	open := [2]bool{true, true}
 	var buf [4096]byte
+	alone := time.Now().Add(replyAlone)
 	for {
-		k, err := syscall.Read(fd, buf[:])
-		switch {
-		case k > 0:
-			out = append(out, buf[:k]...)
-			continue
-		case err == nil:
-			return out, true // the end
-		case errors.Is(err, syscall.EINTR):
-			continue
-		case !errors.Is(err, syscall.EAGAIN):
-			return nil, false
+		if got == len(reply) && (!open[0] && !open[1] || isStale(reply)) {
+			return reply, o, e, true
 		}
-		left := time.Until(deadline)
+		now := time.Now()
+		left := deadline.Sub(now)
 		if left <= 0 {
-			return nil, false
+			return reply, nil, nil, false
+		}
+		pipesToo := got == len(reply) || !now.Before(alone)
+		if !pipesToo {
+			left = min(left, alone.Sub(now))
 		}
 		var set syscall.FdSet
 		w := 8 * int(unsafe.Sizeof(set.Bits[0]))
-		if fd >= w*len(set.Bits) {
-			return nil, false
+		top := 0
+		add := func(fd int) bool {
+			if fd >= w*len(set.Bits) {
+				return false
+			}
+			set.Bits[fd/w] |= 1 << (uint(fd) % uint(w))
+			top = max(top, fd)
+			return true
 		}
-		set.Bits[fd/w] |= 1 << (uint(fd) % uint(w))
+		if got < len(reply) && !add(fd) {
+			return reply, nil, nil, false
+		}
+		for i, p := range pipes {
+			if pipesToo && open[i] && !add(p.fd) {
+				return reply, nil, nil, false
+			}
+		}
 		tv := syscall.NsecToTimeval(left.Nanoseconds())
-		if _, err := syscall.Select(fd+1, &set, nil, nil, &tv); err != nil && !errors.Is(err, syscall.EINTR) {
-			return nil, false
+		if _, err := syscall.Select(top+1, &set, nil, nil, &tv); err != nil && !errors.Is(err, syscall.EINTR) {
+			return reply, nil, nil, false
+		}
+		isSet := func(fd int) bool { return set.Bits[fd/w]&(1<<(uint(fd)%uint(w))) != 0 }
+		if got < len(reply) && isSet(fd) {
+			k, err := syscall.Read(fd, reply[got:])
+			switch {
+			case errors.Is(err, syscall.EINTR) || errors.Is(err, syscall.EAGAIN):
+			case err != nil || k <= 0:
+				return reply, nil, nil, false
+			default:
+				got += k
+			}
+		}
+		for i, p := range pipes {
+			if !pipesToo || !open[i] || !isSet(p.fd) {
+				continue
+			}
+			for {
+				k, err := syscall.Read(p.fd, buf[:])
+				if k > 0 {
+					*p.data = append(*p.data, buf[:k]...)
+					continue
+				}
+				switch {
+				case err == nil:
+					open[i] = false // the end
+				case errors.Is(err, syscall.EINTR):
+					continue
+				case !errors.Is(err, syscall.EAGAIN):
+					return reply, nil, nil, false
+				}
+				break
+			}
 		}
 	}
+}
+
+// replyAlone is how long answer waits for the reply alone before it
+// reads the pipes too (20 ms): an answer that fits the pipes then costs
+// the client one wake, as a read of the reply would; reading them from
+// the start woke it for each of the resident's writes.
+const replyAlone = 20 * time.Millisecond
+
+// isStale reports whether reply is the Stale reply.
+func isStale(reply [ReplyLen]byte) bool {
+	status, err := ParseReply(reply[:])
+	return err == nil && status == Stale
 }
 
 // residentPid reads the pid the resident wrote beside socket.

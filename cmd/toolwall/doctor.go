@@ -89,6 +89,7 @@ func doctor(ctx context.Context, w io.Writer, o install.Options) (bool, error) {
 	if err := tw.Flush(); err != nil {
 		return false, err
 	}
+	fmt.Fprintln(w, residentStatus())
 	if !any {
 		fmt.Fprintln(w, "no agent host found on this machine: nothing is wired (toolwall install HOST)")
 		return false, nil

@@ -203,6 +203,31 @@ func prefault() {
 	runtime.GC()
 }
 
+// residentStatus says whether a resident of this binary serves hook
+// calls: its pid and socket, or none (the next call through
+// toolwall-hook starts one). Shown by doctor.
+func residentStatus() string {
+	self, err := os.Executable()
+	if err != nil {
+		return "resident: unknown (" + err.Error() + ")"
+	}
+	if real, err := filepath.EvalSymlinks(self); err == nil {
+		self = real
+	}
+	sock, err := resident.Socket(self, os.Getenv)
+	if err != nil {
+		return "resident: none (" + err.Error() + ")"
+	}
+	b, err := os.ReadFile(resident.PidFile(sock))
+	pid := strings.TrimSpace(string(b))
+	if err == nil {
+		if exe, err := os.Readlink("/proc/" + pid + "/exe"); err == nil && exe == self {
+			return "resident: pid " + pid + " serves toolwall-hook's calls on " + sock + " (stop it: kill " + pid + ")"
+		}
+	}
+	return "resident: none running (the next hook call through toolwall-hook starts one on " + sock + ")"
+}
+
 // writePid writes pid to file atomically (a temporary file renamed over
 // it), mode 0600.
 func writePid(file, pid string) error {

@@ -21,3 +21,8 @@ func newResident() *cobra.Command {
 		},
 	}
 }
+
+// residentStatus says there is no resident outside Linux.
+func residentStatus() string {
+	return "resident: none on this system (toolwall-hook runs toolwall hook for every call)"
+}

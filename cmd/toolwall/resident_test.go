@@ -521,6 +521,13 @@ func TestInstallDoctorThroughClient(t *testing.T) {
 		t.Fatalf("settings do not run %s:\n%s", in.client, settings)
 	}
 	in.waitListening(t) // doctor's calls started one
+	// A second doctor names it, with how to stop it.
+	cmd := exec.Command(in.full, "doctor")
+	cmd.Env, cmd.Dir = env, home
+	out, _ := cmd.CombinedOutput()
+	if !regexp.MustCompile(`resident: pid \d+ serves toolwall-hook's calls on ` + regexp.QuoteMeta(in.socket) + ` \(stop it: kill \d+\)`).Match(out) {
+		t.Errorf("doctor does not name the resident:\n%s", out)
+	}
 	stopResident(t, in.socket)
 }
 

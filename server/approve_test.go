@@ -8,35 +8,17 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/toolwall/toolwall/approval"
+	"github.com/toolwall/toolwall/approval/approvaltest"
 	approvalpg "github.com/toolwall/toolwall/approval/postgres"
 	"github.com/toolwall/toolwall/server"
 	"github.com/toolwall/toolwall/server/api"
 	"github.com/toolwall/toolwall/server/client"
 	"github.com/toolwall/toolwall/session/postgres/postgrestest"
 )
-
-// clock is a settable time for the approvals.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // TestApprove runs the approvals through a real server on loopback, on
 // each approvals store (the JSON Lines file, and PostgreSQL when
@@ -67,7 +49,7 @@ func TestApprove(t *testing.T) {
 }
 
 func testApprove(t *testing.T, open func(t *testing.T, opts approval.Options) server.Approvals) {
-	clk := &clock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	clk := approvaltest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	ap := open(t, approval.Options{TTL: time.Hour, Now: clk.Now})
 	const approverA, approverB = "approve-a", "approve-b"
 	srv := start(t, server.Options{Approvals: ap, Approvers: []server.Approver{
@@ -169,7 +151,7 @@ func testApprove(t *testing.T, open func(t *testing.T, opts approval.Options) se
 	notPending("an unknown decision", err)
 
 	// Grants expire.
-	clk.add(time.Hour + time.Second)
+	clk.Add(time.Hour + time.Second)
 	if d := decide(agentA, reset); d.Action.String() != "ask" {
 		t.Errorf("after the grant expired: %s", d.Action)
 	}

@@ -26,19 +26,25 @@ type Open func(t *testing.T, opts approval.Options) approval.Keeper
 // epoch is the suite's start time.
 var epoch = time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 
-// clock is a settable time.
-type clock struct {
+// Clock is a settable time for stores under test: Now is
+// approval.Options.Now, Add moves it on. Safe for concurrent use.
+type Clock struct {
 	mu  sync.Mutex
 	now time.Time
 }
 
-func (c *clock) Now() time.Time {
+// NewClock returns a Clock at t.
+func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
 }
 
-func (c *clock) add(d time.Duration) {
+// Add moves the clock on by d.
+func (c *Clock) Add(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
 	c.mu.Unlock()
@@ -80,7 +86,7 @@ func runScripts(t *testing.T, open Open) {
 	names, cases := parse()
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			clk := &clock{now: epoch}
+			clk := NewClock(epoch)
 			opts := approval.Options{Now: clk.Now}
 			var s approval.Keeper
 			ctx := context.Background()
@@ -140,7 +146,7 @@ func runScripts(t *testing.T, open Open) {
 					if perr != nil {
 						t.Fatalf("line %d: %v", st.line, perr)
 					}
-					clk.add(d)
+					clk.Add(d)
 					got = "ok"
 				case "prune":
 					var n int
@@ -167,7 +173,7 @@ func runScripts(t *testing.T, open Open) {
 // when, and keeps its findings for the audit; Grants lists the grant
 // with the call's summary.
 func checkNote(t *testing.T, open Open) {
-	clk := &clock{now: epoch}
+	clk := NewClock(epoch)
 	s := open(t, approval.Options{TTL: time.Hour, Now: clk.Now})
 	call := toolwall.NewBashCall("git push --force")
 	call.Session, call.ID, call.Cwd = "s", "t1", "/w"
@@ -176,7 +182,7 @@ func checkNote(t *testing.T, open Open) {
 	if _, err := s.Check(ctx, "dec1", call, v, true); err != nil {
 		t.Fatal(err)
 	}
-	clk.add(time.Minute)
+	clk.Add(time.Minute)
 	if ok, err := s.Confirm(ctx, "s", "t1", "claude-code PostToolUse"); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
@@ -195,7 +201,7 @@ func checkNote(t *testing.T, open Open) {
 
 // checkGrants: Grants lists live grants only, newest first.
 func checkGrants(t *testing.T, open Open) {
-	clk := &clock{now: epoch}
+	clk := NewClock(epoch)
 	s := open(t, approval.Options{TTL: 75 * time.Minute, Now: clk.Now})
 	ctx := context.Background()
 	for i, cmd := range []string{"terraform destroy", "git reset --hard", "rm -rf build"} {
@@ -208,7 +214,7 @@ func checkGrants(t *testing.T, open Open) {
 		if _, err := s.Approve(ctx, id, "test"); err != nil {
 			t.Fatal(err)
 		}
-		clk.add(30 * time.Minute)
+		clk.Add(30 * time.Minute)
 	}
 	// Now epoch+90m: the first grant (until epoch+75m) has expired.
 	gs, err := s.Grants(ctx)
@@ -228,7 +234,7 @@ func checkGrants(t *testing.T, open Open) {
 // the host sent them, NUL and non-ASCII included (what a JSON string can
 // carry; a host's JSON never holds invalid UTF-8).
 func checkBytes(t *testing.T, open Open) {
-	s := open(t, approval.Options{Now: (&clock{now: epoch}).Now})
+	s := open(t, approval.Options{Now: (NewClock(epoch)).Now})
 	ctx := context.Background()
 	call := toolwall.NewBashCall("rm -rf 'caf\u00e9\x00'")
 	call.Session, call.Cwd, call.Caller, call.ID = "tenant/s\x00\u00ff", "/w/\u00e9", "sub\x00agent", "id\u2028"

@@ -83,6 +83,21 @@ type Verdict struct {
 	// stage (the guardrail of seed 001, the advisor of seed 004), one per
 	// model asked; empty when no later stage ran.
 	Opinions []Opinion `json:"opinions,omitempty"`
+	// Timings say where the decision's time went, stage by stage, in the
+	// order they ran: "read" (the shell or PowerShell reading), each
+	// analyzer by name, "memory" (the session's chains) and "later" (the
+	// models), each only when it ran (issue 10: every audit record holds
+	// the analyzer timings). Not part of the decision itself: two equal
+	// decisions may differ here.
+	Timings []Timing `json:"timings,omitempty"`
+}
+
+// Timing is how long one stage of a decision took.
+type Timing struct {
+	// Stage is "read", an analyzer's name, "memory" or "later".
+	Stage string `json:"stage"`
+	// Elapsed is its wall time (JSON: nanoseconds).
+	Elapsed time.Duration `json:"elapsed"`
 }
 
 // Opinion is what one model said about a call in the gate's later stage,

@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/toolwall/toolwall"
@@ -176,12 +177,14 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 		}
 	}()
 	call = Normalize(call)
-	findings, effects, script := g.analyze(ctx, call)
+	var t timings
+	findings, effects, script := g.analyze(ctx, call, &t)
 	var notes []string
 	off := g.storeNote
 	if off != "" {
 		notes = append(notes, off)
 	}
+	memory := time.Now()
 	if g.store != nil && call.Session != "" {
 		more, carried, err := g.recall(ctx, call.Session, findings, effects)
 		effects = carried
@@ -197,28 +200,49 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 			findings = append(findings, g.enabled([]toolwall.Finding{f})...)
 		}
 	}
+	remembered := time.Since(memory)
 	v = g.fuse(findings, effects, script)
+	later := time.Now()
 	v, notes = g.second(ctx, call, script, findings, effects, v, notes)
+	if len(g.later.Analyzers) > 0 {
+		t.add("later", later)
+	}
 	v.Notes = notes
 	if g.store != nil && call.Session != "" {
+		memory = time.Now()
 		if v.Action == toolwall.Deny {
 			g.noteRefusals(ctx, call.Session, v)
 		} else {
 			g.stage(ctx, call, findings, effects)
 		}
+		t = append(t, toolwall.Timing{Stage: "memory", Elapsed: remembered + time.Since(memory)})
 	}
+	v.Timings = t
 	return v
 }
 
+// timings collects a decision's Verdict.Timings; a nil *timings collects
+// nothing.
+type timings []toolwall.Timing
+
+// add notes that stage ran from start until now.
+func (t *timings) add(stage string, start time.Time) {
+	if t != nil {
+		*t = append(*t, toolwall.Timing{Stage: stage, Elapsed: time.Since(start)})
+	}
+}
+
 // analyze runs the single-call analysis: the shell reading of a Bash call
-// and every analyzer watching the tool.
-func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
+// and every analyzer watching the tool, each timed into t (nil: untimed).
+func (g *Gate) analyze(ctx context.Context, call toolwall.Call, t *timings) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
 	in := &analysis.Input{Call: call, Exists: g.exists}
 	var findings []toolwall.Finding
 	tool := call.Tool
 	if call.Tool == toolwall.ToolBash || call.Tool == toolwall.ToolPowerShell {
 		tool = toolwall.ToolBash // PowerShell is read into the same commands (pwsh.go)
+		start := time.Now()
 		script, f := g.readCommand(call)
+		t.add("read", start)
 		if f != nil {
 			findings = append(findings, *f)
 		}
@@ -233,7 +257,9 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call) ([]toolwall.Find
 			findings = append(findings, cancelled())
 			break
 		}
+		start := time.Now()
 		g.run(ctx, a, in, rep)
+		t.add(a.Name, start)
 	}
 	if err := ctx.Err(); err != nil && !slices.ContainsFunc(findings, func(f toolwall.Finding) bool { return f.Rule == "gate.cancelled" }) {
 		findings = append(findings, cancelled())
@@ -279,7 +305,7 @@ func (g *Gate) disguised(ctx context.Context, call toolwall.Call, cmd string, fo
 	for _, f := range found {
 		worst = max(worst, f.Action)
 	}
-	more, _, _ := g.analyze(ctx, plain)
+	more, _, _ := g.analyze(ctx, plain, nil)
 	for _, f := range more {
 		if f.Action >= toolwall.Ask && f.Action > worst {
 			return toolwall.Finding{

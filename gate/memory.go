@@ -50,7 +50,7 @@ func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success
 			return
 		}
 	}
-	findings, effects, _ := g.analyze(ctx, call)
+	findings, effects, _ := g.analyze(ctx, call, nil)
 	if slices.ContainsFunc(effects, func(e toolwall.Effect) bool { return strings.HasPrefix(e.Detail, "from:") }) {
 		if hist, err := g.store.History(ctx, call.Session, g.window); err == nil {
 			effects = carry(hist, effects)

@@ -293,6 +293,13 @@ func explain(w io.Writer, r audit.Record) error {
 	v := r.Verdict
 	p("decision %s: %s (band %s, score %.2f)\n", r.ID, v.Action, v.Band, v.Score)
 	p("when:     %s, decided in %s by %s\n", r.At.Local().Format(time.RFC3339), r.Elapsed, r.Driver)
+	if len(v.Timings) > 0 {
+		var ts []string
+		for _, t := range v.Timings {
+			ts = append(ts, t.Stage+" "+t.Elapsed.String())
+		}
+		p("timings:  %s\n", strings.Join(ts, ", "))
+	}
 	p("call:     %s   session %s  turn %d  caller %s  call id %s\n", r.Tool, orDash(r.Session), r.Turn, orDash(r.Caller), orDash(r.CallID))
 	if c := r.ClaimSource; c != nil {
 		who := c.Caller

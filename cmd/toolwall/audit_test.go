@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
 )
 
@@ -271,7 +273,13 @@ func TestAuditRedactExplainPrune(t *testing.T) {
 		t.Errorf("--until 1h: %d", len(got))
 	}
 	out, code := runBin(t, env, "", "explain", rs[1].ID)
-	for _, want := range []string{"decision " + rs[1].ID + ": deny", "team.nuke", "Never.", "session r", "call id t2"} {
+	// The record holds where the time went: the reading and each analyzer.
+	for _, stage := range []string{"read", "destroy", "policy"} {
+		if !slices.ContainsFunc(rs[1].Verdict.Timings, func(t toolwall.Timing) bool { return t.Stage == stage }) {
+			t.Errorf("record without the %s timing: %+v", stage, rs[1].Verdict.Timings)
+		}
+	}
+	for _, want := range []string{"decision " + rs[1].ID + ": deny", "team.nuke", "Never.", "session r", "call id t2", "timings:  read "} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("explain lacks %q: %s", want, out)
 		}

@@ -375,8 +375,11 @@ func (r *residentServer) serve(conn *net.UnixConn) {
 	r.jobs <- job{req: req, in: in, out: files[1], errOut: files[2], done: done,
 		reply: func(status int) {
 			// The answer's pipes end before the reply: the client reads
-			// them to their end once it has the reply.
-			closeFiles()
+			// them to their end once it has the reply. The input is
+			// closed after it (serve's deferred closeFiles): nobody waits
+			// for that.
+			files[1].Close()
+			files[2].Close()
 			_, _ = conn.Write(resident.Reply(status))
 		}}
 	<-done

@@ -116,7 +116,7 @@ func serveResident(idle time.Duration) error {
 	}
 	r := &residentServer{self: self, client: client, born: born, jobs: make(chan job), runtimeEnv: map[string]string{}, ln: ln}
 	for i, ns := range []string{"mnt", "user"} {
-		if r.ns[i], err = os.Stat("/proc/self/ns/" + ns); err != nil {
+		if r.ns[i], err = os.Readlink("/proc/self/ns/" + ns); err != nil {
 			return err
 		}
 	}
@@ -250,9 +250,10 @@ type residentServer struct {
 	// program whose calls are served (symlinks resolved).
 	self, client string
 	born         os.FileInfo
-	// ns are this process's mount and user namespaces; runtimeEnv its
+	// ns are this process's mount and user namespaces, as their links
+	// read ("mnt:[4026531841]": the namespace's inode); runtimeEnv its
 	// GODEBUG, GOMEMLIMIT and GOGC (see fits).
-	ns         [2]os.FileInfo
+	ns         [2]string
 	runtimeEnv map[string]string
 	// ln is the listener; stop closes it once (retire).
 	ln   *net.UnixListener
@@ -403,9 +404,9 @@ func (r *residentServer) fits(req resident.Request, pid int, stdin *os.File) boo
 			return false
 		}
 	}
+	// Read as links: half the cost of a stat of each.
 	for i, ns := range []string{"mnt", "user"} {
-		st, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/ns/" + ns)
-		if err != nil || !os.SameFile(st, r.ns[i]) {
+		if link, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/" + ns); err != nil || link != r.ns[i] {
 			return false
 		}
 	}

@@ -652,6 +652,35 @@ func TestResidentRefusesOtherRuntimeSettings(t *testing.T) {
 	}
 }
 
+// TestResidentRefusesOtherNamespaces: a client in another mount or user
+// namespace (another view of the files) is not served: the binary
+// decides. Needs unshare(1) and the right to create namespaces.
+func TestResidentRefusesOtherNamespaces(t *testing.T) {
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("unshare is not installed")
+	}
+	in := newResidentInstall(t)
+	in.start(t, "1m")
+	payload := hosts.Probe("claude-code", "go test ./...", "/workspace/app")
+	for _, flag := range []string{"--mount", "--user"} {
+		if out, err := exec.Command(unshare, flag, "true").CombinedOutput(); err != nil {
+			t.Logf("unshare %s: %v %s: skipped", flag, err, out)
+			continue
+		}
+		r := runProgram(t, unshare, append(in.env, "TOOLWALL_RESIDENT=only"), []string{flag, in.client, "hook", "claude-code"}, payload)
+		// Refused by the resident, or (a new user namespace cannot read
+		// the resident's /proc entries) not trusted by the client.
+		if r.Exit != 2 || !strings.Contains(r.Stderr, "(refused)") && !strings.Contains(r.Stderr, "(untrusted)") {
+			t.Errorf("client in a new %s namespace: %+v", flag, r)
+		}
+	}
+	// The same client outside is served.
+	if r := in.hook(t, true, "only", []string{"hook", "claude-code"}, payload); r.Exit != 0 {
+		t.Fatalf("plain call: %+v", r)
+	}
+}
+
 // TestResidentEnvironmentPerCall: each call runs under its own client's
 // environment, nothing of the one before: a configuration named by
 // TOOLWALL_CONFIG in one call (here a broken one, which denies every

@@ -177,14 +177,15 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 		}
 	}()
 	call = Normalize(call)
-	var t timings
+	t := timings{at: time.Now()}
+	t.stages = make([]toolwall.Timing, 0, len(g.byTool[toolwall.ToolBash])+3)
 	findings, effects, script := g.analyze(ctx, call, &t)
 	var notes []string
 	off := g.storeNote
 	if off != "" {
 		notes = append(notes, off)
 	}
-	memory := time.Now()
+	t.mark()
 	if g.store != nil && call.Session != "" {
 		more, carried, err := g.recall(ctx, call.Session, findings, effects)
 		effects = carried
@@ -200,35 +201,49 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 			findings = append(findings, g.enabled([]toolwall.Finding{f})...)
 		}
 	}
-	remembered := time.Since(memory)
+	remembered := t.mark()
 	v = g.fuse(findings, effects, script)
-	later := time.Now()
+	t.mark()
 	v, notes = g.second(ctx, call, script, findings, effects, v, notes)
 	if len(g.later.Analyzers) > 0 {
-		t.add("later", later)
+		t.add("later")
 	}
 	v.Notes = notes
 	if g.store != nil && call.Session != "" {
-		memory = time.Now()
+		t.mark()
 		if v.Action == toolwall.Deny {
 			g.noteRefusals(ctx, call.Session, v)
 		} else {
 			g.stage(ctx, call, findings, effects)
 		}
-		t = append(t, toolwall.Timing{Stage: "memory", Elapsed: remembered + time.Since(memory)})
+		t.stages = append(t.stages, toolwall.Timing{Stage: "memory", Elapsed: remembered + t.mark()})
 	}
-	v.Timings = t
+	v.Timings = t.stages
 	return v
 }
 
-// timings collects a decision's Verdict.Timings; a nil *timings collects
-// nothing.
-type timings []toolwall.Timing
+// timings collects a decision's Verdict.Timings with one clock reading
+// per stage boundary; a nil *timings reads no clock and collects nothing.
+type timings struct {
+	stages []toolwall.Timing
+	at     time.Time // the last boundary
+}
 
-// add notes that stage ran from start until now.
-func (t *timings) add(stage string, start time.Time) {
+// mark starts a stage now and returns the time since the last boundary.
+func (t *timings) mark() time.Duration {
+	if t == nil {
+		return 0
+	}
+	now := time.Now()
+	d := now.Sub(t.at)
+	t.at = now
+	return d
+}
+
+// add notes that stage ran from the last boundary until now.
+func (t *timings) add(stage string) {
 	if t != nil {
-		*t = append(*t, toolwall.Timing{Stage: stage, Elapsed: time.Since(start)})
+		t.stages = append(t.stages, toolwall.Timing{Stage: stage, Elapsed: t.mark()})
 	}
 }
 
@@ -240,9 +255,8 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call, t *timings) ([]t
 	tool := call.Tool
 	if call.Tool == toolwall.ToolBash || call.Tool == toolwall.ToolPowerShell {
 		tool = toolwall.ToolBash // PowerShell is read into the same commands (pwsh.go)
-		start := time.Now()
 		script, f := g.readCommand(call)
-		t.add("read", start)
+		t.add("read")
 		if f != nil {
 			findings = append(findings, *f)
 		}
@@ -257,9 +271,8 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call, t *timings) ([]t
 			findings = append(findings, cancelled())
 			break
 		}
-		start := time.Now()
 		g.run(ctx, a, in, rep)
-		t.add(a.Name, start)
+		t.add(a.Name)
 	}
 	if err := ctx.Err(); err != nil && !slices.ContainsFunc(findings, func(f toolwall.Finding) bool { return f.Rule == "gate.cancelled" }) {
 		findings = append(findings, cancelled())

@@ -261,7 +261,11 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, tenant string) {
 	if !s.decode(w, r, &req, func() string { return req.Schema }) {
 		return
 	}
-	ds, err := s.decideAll(r.Context(), tenant, []api.Call{req})
+	timings, ok := s.wantTimings(w, r)
+	if !ok {
+		return
+	}
+	ds, err := s.decideAll(r.Context(), tenant, []api.Call{req}, timings)
 	if err != nil {
 		s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
 		return
@@ -279,7 +283,11 @@ func (s *Server) decideBatch(w http.ResponseWriter, r *http.Request, tenant stri
 		s.fail(w, http.StatusBadRequest, "bad_request", fmt.Sprintf(`"calls" must hold 1 to %d calls, not %d`, api.MaxBatch, len(req.Calls)))
 		return
 	}
-	ds, err := s.decideAll(r.Context(), tenant, req.Calls)
+	timings, ok := s.wantTimings(w, r)
+	if !ok {
+		return
+	}
+	ds, err := s.decideAll(r.Context(), tenant, req.Calls, timings)
 	if err != nil {
 		s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
 		return
@@ -287,11 +295,27 @@ func (s *Server) decideBatch(w http.ResponseWriter, r *http.Request, tenant stri
 	s.respond(w, http.StatusOK, api.Decisions{Schema: api.Schema, Decisions: ds})
 }
 
+// wantTimings reads the request's api.QueryTimings parameter; a value
+// that is not a boolean is answered 400 and ok is false.
+func (s *Server) wantTimings(w http.ResponseWriter, r *http.Request) (want, ok bool) {
+	q := r.URL.Query().Get(api.QueryTimings)
+	if q == "" {
+		return false, true
+	}
+	want, err := strconv.ParseBool(q)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("query parameter %s=%q is not true or false", api.QueryTimings, q))
+		return false, false
+	}
+	return want, true
+}
+
 // decideAll decides reqs for tenant, in order: each gets its decision id,
 // is counted, has asks matched against the approvals, and is written to
-// the audit log. A call the server cannot read is an error naming its
+// the audit log (with its timings; the answer carries them only when
+// timings is set). A call the server cannot read is an error naming its
 // index (in a batch), and nothing is decided.
-func (s *Server) decideAll(ctx context.Context, tenant string, reqs []api.Call) ([]api.Decision, error) {
+func (s *Server) decideAll(ctx context.Context, tenant string, reqs []api.Call, timings bool) ([]api.Decision, error) {
 	calls := make([]toolwall.Call, len(reqs))
 	for i, c := range reqs {
 		call, err := s.call(tenant, c)
@@ -334,6 +358,9 @@ func (s *Server) decideAll(ctx context.Context, tenant string, reqs []api.Call) 
 				s.metrics.auditErrors.Inc()
 				s.log.Error("toolwall serve: audit record not written", "decision", id, "err", err)
 			}
+		}
+		if !timings {
+			d.Timings = nil
 		}
 		out[i] = d
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/server"
 	"github.com/toolwall/toolwall/server/api"
@@ -104,6 +105,9 @@ type requestCase struct {
 	Error       string          `json:"error"`
 	// Actions are the actions of a batch's decisions, in order.
 	Actions []string `json:"actions"`
+	// Timings says whether each decision must carry its timings (with
+	// a "read" stage) or none; unset: not checked.
+	Timings *bool `json:"timings"`
 }
 
 // readCases reads a JSON-lines case file.
@@ -211,6 +215,7 @@ func TestRequests(t *testing.T) {
 				if (d.Action.String() == "allow") != (d.Message == "") {
 					t.Errorf("message %q for %s", d.Message, d.Action)
 				}
+				checkTimings(t, c, d)
 			}
 			if c.Actions != nil {
 				var ds api.Decisions
@@ -220,6 +225,7 @@ func TestRequests(t *testing.T) {
 				var got []string
 				ids := map[string]bool{}
 				for _, d := range ds.Decisions {
+					checkTimings(t, c, d)
 					got = append(got, d.Action.String())
 					ids[d.DecisionID] = len(d.DecisionID) == 32
 				}
@@ -228,6 +234,18 @@ func TestRequests(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkTimings holds d's timings to what c says.
+func checkTimings(t *testing.T, c requestCase, d api.Decision) {
+	t.Helper()
+	if c.Timings == nil {
+		return
+	}
+	read := slices.ContainsFunc(d.Timings, func(x toolwall.Timing) bool { return x.Stage == "read" })
+	if *c.Timings != read || !*c.Timings && len(d.Timings) > 0 {
+		t.Errorf("timings %v, want them: %v", d.Timings, *c.Timings)
 	}
 }
 
@@ -520,6 +538,30 @@ func TestNoTokenLoopbackHost(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != c.want {
 			t.Errorf("Host %q, %s: %d, want %d", c.host, c.ctype, resp.StatusCode, c.want)
+		}
+	}
+}
+
+// TestClientTimings: the Go client asks for timings only when its
+// options say so, on one call and on a batch.
+func TestClientTimings(t *testing.T) {
+	srv := start(t, server.Options{})
+	ctx := context.Background()
+	call := api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"git status"}`), Cwd: "/w"}
+	for _, want := range []bool{false, true} {
+		c := client.New(srv.url, client.Options{Token: tokA, Timings: want})
+		d, err := c.Decide(ctx, call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := c.DecideBatch(ctx, []api.Call{call, call})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range append(ds, d) {
+			if (len(d.Timings) > 0) != want {
+				t.Errorf("Options.Timings %v: decision timings %v", want, d.Timings)
+			}
 		}
 	}
 }

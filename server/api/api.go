@@ -24,6 +24,14 @@ const (
 	PathMetrics     = "/metrics"
 )
 
+// QueryTimings is the query parameter of POST /v1/decide and
+// /v1/decide/batch that asks for each decision's Timings
+// ("?timings=true"; any value strconv.ParseBool reads). Without it a
+// decision carries none: they are diagnostics (the audit record and
+// `toolwall explain` keep them) and would be more than half of a
+// typical answer's bytes.
+const QueryTimings = "timings"
+
 // MaxBatch is the most calls (or records) one batch request may carry;
 // a larger batch is answered 400. The body limit (8 MiB by default)
 // applies to the whole batch.

@@ -26,6 +26,9 @@ type Options struct {
 	Replicas []string
 	// HTTPClient sends the requests; nil means one with a 10 s timeout.
 	HTTPClient *http.Client
+	// Timings asks the server for each decision's Verdict.Timings
+	// (api.QueryTimings); off by default, when decisions carry none.
+	Timings bool
 }
 
 // Client talks to one toolwall server (or several replicas of it). It is
@@ -34,12 +37,16 @@ type Client struct {
 	bases []string
 	token string
 	hc    *http.Client
+	query string       // appended to the decide paths
 	at    atomic.Int32 // the replica in use
 }
 
 // New returns a client of the server at base ("http://127.0.0.1:8765").
 func New(base string, opts Options) *Client {
 	c := &Client{token: opts.Token, hc: opts.HTTPClient}
+	if opts.Timings {
+		c.query = "?" + api.QueryTimings + "=true"
+	}
 	for _, b := range append([]string{base}, opts.Replicas...) {
 		c.bases = append(c.bases, strings.TrimRight(b, "/"))
 	}
@@ -149,7 +156,7 @@ func (c *Client) once(ctx context.Context, method, url string, body []byte, out 
 // and a deny decision with rule gate.internal-error (fail closed).
 func (c *Client) Decide(ctx context.Context, call api.Call) (api.Decision, error) {
 	var d api.Decision
-	if err := c.do(ctx, http.MethodPost, api.PathDecide, call, &d, retryAny); err != nil {
+	if err := c.do(ctx, http.MethodPost, api.PathDecide+c.query, call, &d, retryAny); err != nil {
 		v := toolwall.Refusal("client", toolwall.RuleInternal, "The toolwall server could not decide on this call ("+err.Error()+"), so it is refused rather than run unchecked. Retry.")
 		return api.Decision{Schema: api.Schema, Verdict: v, Rules: v.Rules(), Message: "toolwall denied this call: " + v.Reason}, err
 	}
@@ -183,7 +190,7 @@ func (c *Client) Rules(ctx context.Context) (api.Rules, error) {
 // call (fail closed).
 func (c *Client) DecideBatch(ctx context.Context, calls []api.Call) ([]api.Decision, error) {
 	var out api.Decisions
-	err := c.do(ctx, http.MethodPost, api.PathDecideBatch, api.Batch{Calls: calls}, &out, retryAny)
+	err := c.do(ctx, http.MethodPost, api.PathDecideBatch+c.query, api.Batch{Calls: calls}, &out, retryAny)
 	if err == nil && len(out.Decisions) != len(calls) {
 		err = fmt.Errorf("toolwall server: %d decisions for %d calls", len(out.Decisions), len(calls))
 	}

@@ -119,8 +119,9 @@ func Open(path string, opts Options) *Store {
 	return &Store{file: &jsonl.File{Path: path}, opts: opts.WithDefaults()}
 }
 
-// Files lists the store's files for self-protection: the file at path.
-func Files(path string) []string { return []string{path} }
+// Files lists the store's files for self-protection: the file at path
+// and its lock file (path + ".lock", see [Store.Approve]).
+func Files(path string) []string { return []string{path, path + ".lock"} }
 
 // Path returns the store's file.
 func (s *Store) Path() string { return s.file.Path }
@@ -245,8 +246,27 @@ func (s *Store) Check(_ context.Context, decision string, call toolwall.Call, v 
 	return v, s.append(NewPending(decision, call, confirmable, now))
 }
 
-// grant turns pending entry p into a grant by by.
-func (s *Store) grant(p Entry, by string) (Entry, error) {
+// grantOnce grants the pending entry that find picks out of the live
+// entries (find fails with ErrNotPending when there is none), at most
+// once across goroutines and processes: the read and the grant's append
+// hold the store's lock (see [Store.Approve]), so of two processes
+// granting the same ask at once, the second finds the first one's grant
+// and gets ErrNotPending, as with the PostgreSQL store's single
+// statement.
+func (s *Store) grantOnce(ctx context.Context, by string, find func([]Entry) (Entry, error)) (Entry, error) {
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return Entry{}, err
+	}
+	defer unlock()
+	es, err := s.entries()
+	if err != nil {
+		return Entry{}, err
+	}
+	p, err := find(es)
+	if err != nil {
+		return Entry{}, err
+	}
 	g := p.Grant(by, s.opts.Now(), s.opts.TTL)
 	return g, s.append(g)
 }
@@ -254,27 +274,38 @@ func (s *Store) grant(p Entry, by string) (Entry, error) {
 // Confirm grants the confirmable pending ask on the host's call callID in
 // session, when there is one: the host reports that the asked call ran,
 // which it only does after a human said yes. It reports whether it
-// granted.
-func (s *Store) Confirm(_ context.Context, session, callID, by string) (bool, error) {
+// granted; of two reports of the same call at once, one grants. The host
+// reports every call that ran, and most were never asked: those are
+// told apart by a read without the lock, and take none.
+func (s *Store) Confirm(ctx context.Context, session, callID, by string) (bool, error) {
 	if callID == "" {
 		return false, nil
+	}
+	find := func(es []Entry) (Entry, error) {
+		for i := len(es) - 1; i >= 0; i-- {
+			e := es[i]
+			if e.Session != session || e.CallID != callID {
+				continue
+			}
+			if e.Type != TypePending || !e.Confirmable {
+				break
+			}
+			return e, nil
+		}
+		return Entry{}, ErrNotPending
 	}
 	es, err := s.entries()
 	if err != nil {
 		return false, err
 	}
-	for i := len(es) - 1; i >= 0; i-- {
-		e := es[i]
-		if e.Session != session || e.CallID != callID {
-			continue
-		}
-		if e.Type != TypePending || !e.Confirmable {
-			return false, nil
-		}
-		_, err := s.grant(e, by)
-		return err == nil, err
+	if _, err := find(es); err != nil {
+		return false, nil
 	}
-	return false, nil
+	_, err = s.grantOnce(ctx, by, find)
+	if errors.Is(err, ErrNotPending) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // Pending returns the pending ask of decision, for a driver that checks
@@ -285,6 +316,12 @@ func (s *Store) Pending(_ context.Context, decision string) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
+	return pending(es, decision)
+}
+
+// pending returns the pending ask of decision among es, or
+// ErrNotPending.
+func pending(es []Entry, decision string) (Entry, error) {
 	for i := len(es) - 1; i >= 0; i-- {
 		if e := es[i]; e.Decision == decision {
 			if e.Type != TypePending {
@@ -298,13 +335,15 @@ func (s *Store) Pending(_ context.Context, decision string) (Entry, error) {
 
 // Approve grants the pending ask of decision, by a human (by names how:
 // "toolwall approve"). It fails with ErrNotPending when the decision left
-// no pending ask.
+// no pending ask, or when another approval of it came first: on unix
+// systems the read of the pending ask and the grant's append hold an
+// exclusive flock(2) on the lock file beside the store (path + ".lock"),
+// so two `toolwall approve` at once, or two servers on one file, record
+// one grant. On other systems the lock keeps apart one process's
+// goroutines only, and two processes can still both grant. Waiting for
+// the lock ends with ctx.
 func (s *Store) Approve(ctx context.Context, decision, by string) (Entry, error) {
-	e, err := s.Pending(ctx, decision)
-	if err != nil {
-		return Entry{}, err
-	}
-	return s.grant(e, by)
+	return s.grantOnce(ctx, by, func(es []Entry) (Entry, error) { return pending(es, decision) })
 }
 
 // Grants returns the live grants, newest first.

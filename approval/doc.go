@@ -21,9 +21,16 @@
 //
 // The store is one append-only JSON Lines file (package jsonl) beside
 // the session state, ~/.local/state/toolwall/approvals.jsonl by default.
-// It must be protected from the agent by the self analyzer (an agent
-// that can write it approves for itself): [Files] lists it. No
-// environment variable changes where it is or what it decides.
+// A grant is made once: [Store.Approve] and [Store.Confirm] read the
+// pending ask and append its grant under an exclusive flock(2) on
+// approvals.jsonl.lock beside it, so two `toolwall approve` of one ask at
+// the same moment, or two servers on one file, record one grant (the
+// second gets ErrNotPending). Systems without flock (not unix) keep apart
+// the goroutines of one process only. Both files must be protected from
+// the agent by the self analyzer (an agent that can write the store
+// approves for itself; one that replaces the lock file while it is held
+// can make two grants): [Files] lists them. No environment variable
+// changes where they are or what they decide.
 //
 // Every approvals store is a [Keeper] with the same rules: the JSON Lines
 // [Store] here, and approval/postgres, which the HTTP server's replicas

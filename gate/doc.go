@@ -11,6 +11,15 @@
 // allow). A panic or internal error inside analysis becomes a deny with a
 // clear reason (principle 7: fail closed inside).
 //
+// With a session store the gate remembers a session across calls: the
+// executed calls with risk tags (for the chain rules) and the kinds of
+// call it refused, so that a later attempt at the same kind scores
+// higher (chain.repeated-refusal). Refusals that are toolwall's own
+// faults — config.invalid, gate.internal-error, gate.cancelled,
+// gate.timeout, input.malformed — are not counted; the other findings of
+// the same call are, and so are a NUL byte and a command too large to
+// read, which the agent wrote.
+//
 // The later stage ([LaterStage]) runs analyzers that may call out — the
 // guardrail LLM of seed 001, the advisor of seed 004 — after the
 // deterministic stage, only where they can still change the outcome,

@@ -156,7 +156,7 @@ func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Findin
 	var errs []error
 	seen := map[string]bool{}
 	for _, f := range findings {
-		if f.Category == "" || seen[f.Category] || f.Score < toolwall.LowScore {
+		if f.Category == "" || seen[f.Category] || f.Score < toolwall.LowScore || fault(f.Rule) {
 			continue
 		}
 		seen[f.Category] = true
@@ -213,11 +213,19 @@ func (g *Gate) memoryOff(ctx context.Context, call toolwall.Call, effects []tool
 }
 
 // noteRefusals remembers a denied call's categories so later attempts at
-// the same kind of thing score higher.
+// the same kind of thing score higher. Findings that are toolwall's own
+// faults (see fault) are not the agent's attempts and are not noted; the
+// other findings of the same call are.
 func (g *Gate) noteRefusals(ctx context.Context, id string, v toolwall.Verdict) {
+	// A check that was cancelled or ran out of time still notes what its
+	// analyzers found, or an agent could keep its attempts from counting
+	// by making their checks too slow to finish; the write is bounded as
+	// staging is.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stageBudget)
+	defer cancel()
 	seen := map[string]bool{}
 	for _, f := range v.Findings {
-		if f.Action != toolwall.Deny && f.Score < g.thresholds.Block || f.Category == "" || f.Category == "chain" || seen[f.Category] {
+		if f.Action != toolwall.Deny && f.Score < g.thresholds.Block || f.Category == "" || f.Category == "chain" || seen[f.Category] || fault(f.Rule) {
 			continue
 		}
 		seen[f.Category] = true
@@ -228,6 +236,29 @@ func (g *Gate) noteRefusals(ctx context.Context, id string, v toolwall.Verdict) 
 }
 
 func refusalKey(category string) string { return "category:" + category }
+
+// fault reports whether rule is a refusal that says nothing about the
+// agent's conduct, so chain.repeated-refusal neither counts it nor raises
+// it: a configuration that does not load (config.invalid: a broken file
+// denies every call, whatever it does, until it is fixed), toolwall's own
+// failure (gate.internal-error), a check cancelled or out of time
+// (gate.cancelled, gate.timeout: the host's or the machine's doing), and
+// a call whose input cannot be read (input.malformed: the host's payload
+// or its tool schema; such a call runs nothing and is judged no further).
+// They stay denies. The agent's own text still counts when the reading
+// refuses it: a NUL byte (input.nul-byte) or a command too large or
+// nested to read (shell.limit) is the call's only finding, so not
+// counting it would let a retried attack go uncounted. Only the fault's
+// own finding is skipped: an agent that breaks the project's
+// .toolwall.toml, or a check that fails, still has every other finding of
+// the call counted.
+func fault(rule string) bool {
+	switch rule {
+	case toolwall.RuleConfig, toolwall.RuleInternal, toolwall.RuleCancelled, toolwall.RuleTimeout, toolwall.RuleMalformed:
+		return true
+	}
+	return false
+}
 
 // markScripts judges scripts a call writes, so the chain "write a
 // destructive script, then run it" can fire: the content of a Write call

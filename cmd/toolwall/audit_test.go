@@ -221,6 +221,7 @@ func TestAgentCannotApprove(t *testing.T) {
 		"rm " + filepath.Join(dir, "audit.jsonl"),
 		"sqlite3 " + filepath.Join(dir, "audit.db") + " 'delete from records'",
 		"cp /dev/null " + filepath.Join(dir, "approvals.jsonl"),
+		"rm " + filepath.Join(dir, "approvals.jsonl.lock"),
 	} {
 		if d := decision(t, runHook(t, env, preID("s", cmd, "t2"))); d.PermissionDecision != "deny" {
 			t.Errorf("%q: %+v, want deny", cmd, d)

@@ -43,6 +43,30 @@ func Unswitchable(id string) bool {
 	return strings.HasPrefix(id, "gate.") || strings.HasPrefix(id, "input.") || slices.Contains(unswitchable, id)
 }
 
+// Fault reports whether rule is a refusal that says nothing about the
+// agent's conduct, so chain.repeated-refusal neither counts it nor raises
+// it and the trajectory does not count it against the agent: a
+// configuration that does not load (config.invalid: a broken file denies
+// every call, whatever it does, until it is fixed), toolwall's own
+// failure (gate.internal-error), a check cancelled or out of time
+// (gate.cancelled, gate.timeout: the host's or the machine's doing), and
+// a call whose input cannot be read (input.malformed: the host's payload
+// or its tool schema; such a call runs nothing and is judged no further).
+// They stay denies. The agent's own text still counts when the reading
+// refuses it: a NUL byte (input.nul-byte) or a command too large or
+// nested to read (shell.limit) is the call's only finding, so not
+// counting it would let a retried attack go uncounted. Only the fault's
+// own finding is skipped: an agent that breaks the project's
+// .toolwall.toml, or a check that fails, still has every other finding of
+// the call counted.
+func Fault(rule string) bool {
+	switch rule {
+	case RuleConfig, RuleInternal, RuleCancelled, RuleTimeout, RuleMalformed:
+		return true
+	}
+	return false
+}
+
 // Refusal returns the deny verdict every driver gives when it cannot
 // decide: rule is one of the Rule* ids above, analyzer names who refused
 // ("gate", "hook", "engine", …) and reason, written for the model, says

@@ -362,6 +362,7 @@ func DefaultFiles() []string {
 		".local/state/toolwall/audit.db-shm",
 		".local/state/toolwall/audit.jsonl",
 		".local/state/toolwall/approvals.jsonl",
+		".local/state/toolwall/approvals.jsonl.lock",
 	}
 }
 

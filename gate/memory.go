@@ -156,7 +156,7 @@ func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Findin
 	var errs []error
 	seen := map[string]bool{}
 	for _, f := range findings {
-		if f.Category == "" || seen[f.Category] || f.Score < toolwall.LowScore || fault(f.Rule) {
+		if f.Category == "" || seen[f.Category] || f.Score < toolwall.LowScore || toolwall.Fault(f.Rule) {
 			continue
 		}
 		seen[f.Category] = true
@@ -225,7 +225,7 @@ func (g *Gate) noteRefusals(ctx context.Context, id string, v toolwall.Verdict) 
 	defer cancel()
 	seen := map[string]bool{}
 	for _, f := range v.Findings {
-		if f.Action != toolwall.Deny && f.Score < g.thresholds.Block || f.Category == "" || f.Category == "chain" || seen[f.Category] || fault(f.Rule) {
+		if f.Action != toolwall.Deny && f.Score < g.thresholds.Block || f.Category == "" || f.Category == "chain" || seen[f.Category] || toolwall.Fault(f.Rule) {
 			continue
 		}
 		seen[f.Category] = true
@@ -236,29 +236,6 @@ func (g *Gate) noteRefusals(ctx context.Context, id string, v toolwall.Verdict) 
 }
 
 func refusalKey(category string) string { return "category:" + category }
-
-// fault reports whether rule is a refusal that says nothing about the
-// agent's conduct, so chain.repeated-refusal neither counts it nor raises
-// it: a configuration that does not load (config.invalid: a broken file
-// denies every call, whatever it does, until it is fixed), toolwall's own
-// failure (gate.internal-error), a check cancelled or out of time
-// (gate.cancelled, gate.timeout: the host's or the machine's doing), and
-// a call whose input cannot be read (input.malformed: the host's payload
-// or its tool schema; such a call runs nothing and is judged no further).
-// They stay denies. The agent's own text still counts when the reading
-// refuses it: a NUL byte (input.nul-byte) or a command too large or
-// nested to read (shell.limit) is the call's only finding, so not
-// counting it would let a retried attack go uncounted. Only the fault's
-// own finding is skipped: an agent that breaks the project's
-// .toolwall.toml, or a check that fails, still has every other finding of
-// the call counted.
-func fault(rule string) bool {
-	switch rule {
-	case toolwall.RuleConfig, toolwall.RuleInternal, toolwall.RuleCancelled, toolwall.RuleTimeout, toolwall.RuleMalformed:
-		return true
-	}
-	return false
-}
 
 // markScripts judges scripts a call writes, so the chain "write a
 // destructive script, then run it" can fire: the content of a Write call

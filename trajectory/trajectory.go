@@ -307,7 +307,8 @@ func Earned(v toolwall.Verdict) (int, string) {
 
 // ownFailure reports whether a deny is toolwall's own doing rather than
 // the session's: an internal error, a timeout or cancellation, a broken
-// configuration, or the trajectory's own refusal.
+// configuration, a payload it cannot read (toolwall.Fault), or the
+// trajectory's own refusal.
 func ownFailure(v toolwall.Verdict) bool {
 	if len(v.Findings) == 0 {
 		return true
@@ -316,7 +317,7 @@ func ownFailure(v toolwall.Verdict) bool {
 		if !f.Action.Stops() {
 			continue
 		}
-		own := f.Category == "internal" || f.Rule == RuleCritical ||
+		own := f.Category == "internal" || f.Rule == RuleCritical || toolwall.Fault(f.Rule) ||
 			strings.HasPrefix(f.Rule, "gate.") || strings.HasPrefix(f.Rule, "config.")
 		if !own {
 			return false

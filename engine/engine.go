@@ -29,15 +29,19 @@ type Places uint8
 
 const (
 	// Layout protects the default install layout under each call's home
-	// only (see DefaultFiles). The zero value: eval, corpus tests and
-	// benchmarks judge against it on any machine.
+	// only (see DefaultFiles) and asks nothing of this machine's files:
+	// no path is looked up, and git is not asked whether it could restore
+	// a deleted project subtree (analyzers.Elsewhere). The zero value:
+	// eval, corpus tests, benchmarks and the decision server (whose calls
+	// run on the agents' machines) judge against it on any machine.
 	Layout Places = iota
 	// Installed adds the real files of this process: the configuration
 	// file, the state database, the running executable and a "toolwall"
 	// in every PATH directory, and judges paths as they are on this
 	// machine: a delete of a path that does not exist loses nothing
-	// (analysis.Input.Exists, from os.Lstat). The CLI's check and every
-	// hook use it.
+	// (analysis.Input.Exists, from os.Lstat), and git in the project is
+	// asked whether a deleted subtree could be restored. The CLI's check
+	// and every hook use it.
 	Installed
 )
 
@@ -193,14 +197,16 @@ func New(opts Options) *Engine {
 	}
 	e.policy = policy.New(cfg)
 	var tracked func(context.Context, string, string) bool
+	builtin := analyzers.Elsewhere()
 	if opts.Places == Installed {
 		tracked = gitTracked
+		builtin = analyzers.All()
 	}
 	later := laterStage(cfg, opts, e.store, log)
 	e.once = len(later.Analyzers) > 0
 	e.Gate = gate.New(gate.Options{
 		Tracked:    tracked,
-		Analyzers:  append(analyzers.All(), windows.Analyzer, self.New(files), e.policy.Analyzer()),
+		Analyzers:  append(builtin, windows.Analyzer, self.New(files), e.policy.Analyzer()),
 		Thresholds: cfg.ThresholdsOr(toolwall.DefaultThresholds()), // checked by policy.Parse
 		Disabled:   cfg.Rules.Disable,
 		Window:     w,

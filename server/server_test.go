@@ -565,3 +565,25 @@ func TestClientTimings(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgedElsewhere: the server decides on calls that run on the
+// agents' machines, so it asks nothing of its own files. A recursive
+// delete of a project subtree that git here could restore (this
+// package's testdata, tracked and clean in a clone) is still held for a
+// human: the agent's copy may hold work that this one does not.
+func TestJudgedElsewhere(t *testing.T) {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, server.Options{})
+	c := client.New(srv.url, client.Options{Token: tokA})
+	in, _ := json.Marshal(map[string]string{"command": "rm -rf testdata"})
+	d, err := c.Decide(context.Background(), api.Call{Tool: "Bash", Input: in, Cwd: dir, Project: dir, Home: "/home/u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Action.String() != "ask" || !slices.Contains(d.Rules, "rm.project-subtree") {
+		t.Errorf("rm -rf testdata in %s: %s %v, want ask rm.project-subtree", dir, d.Action, d.Rules)
+	}
+}

@@ -331,15 +331,18 @@ func (s *Server) decideAll(ctx context.Context, tenant string, reqs []api.Call, 
 	cur := s.current.Load()
 	vctx, v := s.withView(ctx, calls)
 	verdicts := s.evaluate(vctx, cur, calls)
+	// What follows the decisions is written even when the client has
+	// gone (its context cancelled): a decision made is staged and
+	// audited, within the request timeout.
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.Timeout)
+	defer cancel()
 	if v != nil {
 		// The calls staged for /v1/record, in one write before the
 		// answer; staging is best effort, as in the gate (a call not
 		// staged is analyzed again when it is recorded).
-		fctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
-		if err := s.store.note(fctx, "stage", v.flush(fctx)); err != nil {
+		if err := s.store.note(wctx, "stage", v.flush(wctx)); err != nil {
 			s.log.Warn("toolwall serve: cannot stage calls; chain memory may miss them", "calls", len(calls), "err", err)
 		}
-		cancel()
 	}
 	_, discard := s.audit.(audit.Discard)
 	out := make([]api.Decision, len(calls))
@@ -347,14 +350,14 @@ func (s *Server) decideAll(ctx context.Context, tenant string, reqs []api.Call, 
 		id, v := audit.NewID(), verdicts[i].v
 		if s.approvals != nil && v.Action == toolwall.Ask {
 			var err error
-			if v, err = s.approvals.Check(ctx, id, s.approvalCall(tenant, reqs[i].Session, call), v, false); err != nil {
+			if v, err = s.approvals.Check(wctx, id, s.approvalCall(tenant, reqs[i].Session, call), v, false); err != nil {
 				s.log.Warn("toolwall serve: approvals unavailable; asking as usual", "decision", id, "err", err)
 			}
 		}
 		d := s.decision(id, v)
 		s.metrics.observe(v, d.Rules, verdicts[i].took)
 		if !discard {
-			if err := s.audit.Record(ctx, audit.New(id, "server", call, v, start, verdicts[i].took)); err != nil {
+			if err := s.audit.Record(wctx, audit.New(id, "server", call, v, start, verdicts[i].took)); err != nil {
 				s.metrics.auditErrors.Inc()
 				s.log.Error("toolwall serve: audit record not written", "decision", id, "err", err)
 			}

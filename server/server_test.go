@@ -313,11 +313,20 @@ type sink struct {
 	records  []audit.Record
 	outcomes map[string]audit.Outcome
 	panics   bool
+	// hold, when set, makes Record wait for it to close, then fail as a
+	// store does when its context is done.
+	hold chan struct{}
 }
 
-func (s *sink) Record(_ context.Context, r audit.Record) error {
+func (s *sink) Record(ctx context.Context, r audit.Record) error {
 	if s.panics {
 		panic("audit sink exploded")
+	}
+	if s.hold != nil {
+		<-s.hold
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -365,6 +374,37 @@ func TestAudit(t *testing.T) {
 	if o, ok := au.outcomes[d.DecisionID]; !ok || o.Success || o.ExitCode == nil || *o.ExitCode != 1 || o.Duration != 12*time.Millisecond {
 		t.Errorf("outcome %+v %v", o, ok)
 	}
+}
+
+// TestAuditClientGone: a decision whose client hangs up before the
+// audit write is still audited (a reviewer saw hundreds of "audit record
+// not written … context canceled" at the end of a load run).
+func TestAuditClientGone(t *testing.T) {
+	au := &sink{hold: make(chan struct{})}
+	srv := start(t, server.Options{Audit: au})
+	ctx, cancel := context.WithCancel(context.Background())
+	c := client.New(srv.url, client.Options{Token: tokA})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.Decide(ctx, api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"ls"}`)})
+	}()
+	time.Sleep(100 * time.Millisecond) // the decision is made; its audit write waits
+	cancel()
+	<-done
+	time.Sleep(100 * time.Millisecond) // the server sees the connection close
+	close(au.hold)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		au.mu.Lock()
+		n := len(au.records)
+		au.mu.Unlock()
+		if n == 1 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the decision of a client that hung up was not audited")
 }
 
 // TestPanicDenies: a panic while serving a decision answers that request

@@ -250,6 +250,13 @@ func (t *timings) add(stage string) {
 // analyze runs the single-call analysis: the shell reading of a Bash call
 // and every analyzer watching the tool, each timed into t (nil: untimed).
 func (g *Gate) analyze(ctx context.Context, call toolwall.Call, t *timings) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
+	if key, dup := toolwall.DuplicateKey(call.Input); dup {
+		return []toolwall.Finding{{
+			Analyzer: "gate", Rule: toolwall.RuleMalformed, Category: "input",
+			Score: 0.95, Action: toolwall.Deny,
+			Reason: fmt.Sprintf("The %s tool call's input names %q twice in one object; programs disagree on which value counts (some take the first, some the last, some ignore case), so what would run cannot be told. It is refused: send each argument once.", call.Tool, key),
+		}}, nil, nil
+	}
 	in := &analysis.Input{Call: call, Exists: g.exists}
 	var findings []toolwall.Finding
 	tool := call.Tool

@@ -58,18 +58,31 @@ type Opener func(t *testing.T, dir string) audit.Store
 // read; either way no record appears.
 func Run(t *testing.T, open Opener) {
 	t.Helper()
-	files, err := fs.Glob(scripts, "testdata/*.txt")
+	sub, _ := fs.Sub(scripts, "testdata")
+	RunScripts(t, sub, open)
+	t.Run("round-trip", func(t *testing.T) { roundTrip(t, open) })
+	t.Run("concurrent", func(t *testing.T) { concurrent(t, open) })
+}
+
+// RunScripts runs the scripts (*.txt, in the language documented on
+// [Run]) at the top of fsys on the stores open returns, each case as a
+// subtest named FILE/CASE on a new directory: a store's own cases beside
+// the suite's (for example os.DirFS("testdata")). No script is an error.
+func RunScripts(t *testing.T, fsys fs.FS, open Opener) {
+	t.Helper()
+	files, err := fs.Glob(fsys, "*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("audittest: no scripts: %v", err)
 	}
 	for _, name := range files {
-		data, _ := scripts.ReadFile(name)
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			t.Fatalf("audittest: %v", err)
+		}
 		for _, c := range parse(t, string(data)) {
 			t.Run(strings.TrimSuffix(path.Base(name), ".txt")+"/"+c.name, func(t *testing.T) { c.run(t, open) })
 		}
 	}
-	t.Run("round-trip", func(t *testing.T) { roundTrip(t, open) })
-	t.Run("concurrent", func(t *testing.T) { concurrent(t, open) })
 }
 
 type step struct {

@@ -462,7 +462,14 @@ func (s *Server) recordAll(ctx context.Context, tenant string, reqs []api.Record
 			Success: *req.Outcome.Success, ExitCode: req.Outcome.ExitCode, Truncated: req.Outcome.Truncated,
 			Duration: time.Duration(req.Outcome.DurationMS) * time.Millisecond, Error: req.Outcome.Error,
 		}
-		if err := s.audit.Outcome(ctx, req.DecisionID, o); err != nil {
+		switch err := s.audit.Outcome(ctx, req.DecisionID, o); {
+		case errors.Is(err, audit.ErrNotFound):
+			// Not this server's failure, but an outcome the audit log
+			// may never show: say so rather than lose it silently.
+			s.metrics.auditUnmatched.Inc()
+			s.log.Warn("toolwall serve: audit outcome for a decision the audit log does not hold (decided by a replica with an audit log of its own, pruned, or a wrong id)",
+				"decision", req.DecisionID, "err", err)
+		case err != nil:
 			s.metrics.auditErrors.Inc()
 			s.log.Error("toolwall serve: audit outcome not written", "decision", req.DecisionID, "err", err)
 		}

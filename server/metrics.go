@@ -26,6 +26,10 @@ type metrics struct {
 	cacheMisses  prometheus.Counter
 	// byAction are the children of decisions, indexed by toolwall.Action.
 	byAction [toolwall.Deny + 1]prometheus.Counter
+
+	// auditUnmatched counts outcomes whose decision the audit log did
+	// not hold (audit.ErrNotFound).
+	auditUnmatched prometheus.Counter
 }
 
 // newMetrics builds and registers the metrics. Nothing is registered with
@@ -56,6 +60,10 @@ func newMetrics() *metrics {
 		auditErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "toolwall_audit_errors_total", Help: "Audit records or outcomes the sink did not accept.",
 		}),
+		auditUnmatched: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "toolwall_audit_outcomes_unmatched_total",
+			Help: "Outcomes (POST /v1/record with a decision_id) whose decision the audit log did not hold: decided by a replica with an audit log of its own, pruned, or a wrong id. A PostgreSQL audit log holds such an outcome until its record is written.",
+		}),
 		panics: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "toolwall_panics_total", Help: "Panics recovered while serving (each answered with a deny or a 500).",
 		}),
@@ -74,7 +82,7 @@ func newMetrics() *metrics {
 		m.byAction[a] = m.decisions.WithLabelValues(toolwall.Action(a).String())
 	}
 	m.reg.MustRegister(m.decisions, m.ruleHits, m.decisionTime, m.requests, m.requestTime,
-		m.storeErrors, m.auditErrors, m.panics, m.reloads, m.policyLoaded, cache,
+		m.storeErrors, m.auditErrors, m.auditUnmatched, m.panics, m.reloads, m.policyLoaded, cache,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -10,33 +10,30 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall/audit/auditweb"
-	"github.com/toolwall/toolwall/engine"
 )
 
 // newAuditServe is `toolwall audit serve`: the audit page on loopback. It
 // lives here, not in the hook's binary, for net/http and html/template.
 func newAuditServe() *cobra.Command {
 	var (
-		state string
-		addr  string
+		af   auditFlags
+		addr string
 	)
 	cmd := &cobra.Command{
 		Use:   "audit-serve",
 		Short: "Serve a local page over the audit store (loopback only, random token in the URL)",
 		Long: `Serves decisions over time, the top rules, the sessions with their calls
 and the chains that fired, on a loopback address only. The URL printed
-carries a random token; requests without it are refused. Ctrl-C stops it.`,
+carries a random token; requests without it are refused. Ctrl-C stops it.
+With --store postgres it shows the audit log a fleet of servers writes in
+PostgreSQL (toolwall serve --store postgres).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig()
 			if err != nil {
 				return err
 			}
-			path, err := engine.StatePath(state, cfg)
-			if err != nil {
-				return err
-			}
-			a, err := engine.StoresFor(cfg, path).OpenAudit(cmd.Context())
+			a, err := af.open(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
@@ -60,7 +57,7 @@ carries a random token; requests without it are refused. Ctrl-C stops it.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&state, "state", "", "state database whose directory holds the audit store (default as for the hook)")
+	af.add(cmd)
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "loopback address to listen on (port 0: any free port)")
 	return cmd
 }

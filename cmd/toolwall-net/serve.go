@@ -17,6 +17,8 @@ import (
 
 	"github.com/toolwall/toolwall/approval"
 	approvalpg "github.com/toolwall/toolwall/approval/postgres"
+	"github.com/toolwall/toolwall/audit"
+	auditpg "github.com/toolwall/toolwall/audit/postgres"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/gate"
 	"github.com/toolwall/toolwall/policy"
@@ -67,6 +69,13 @@ approvals in --postgres-schema), so every replica sees an ask approved
 through any of them; otherwise in approvals.jsonl beside the state file,
 as for the hook. An agent's own token never approves. Without the file,
 asks stay asks.
+
+Audit log: with --store postgres, every decision's audit record and its
+outcome go to PostgreSQL beside the sessions (table audit_records in
+--postgres-schema), one log for every replica, kept for audit.retention;
+read it with toolwall audit --store postgres. Otherwise the store the
+configuration's [audit] table names (audit.db beside the state file, as
+for the hook). audit.enabled = false writes none.
 
 The process runs its garbage collector at GOGC=400 (--gc-percent;
 $GOGC when set): a quarter of the CPU Go's default 100 costs under load,
@@ -233,6 +242,40 @@ func openApprovals(ctx context.Context, f serveFlags, cfg *policy.Config, st ses
 	return js, js.Path(), func() {}, nil
 }
 
+// openServeAudit opens the audit log: in PostgreSQL beside the session
+// memory, on its pool, when the store is PostgreSQL (every replica then
+// writes one log, so an outcome recorded through any replica attaches
+// to the decision another made, and the fleet is read in one place);
+// else the store the configuration's [audit] table names, as the hook
+// writes it. A nil sink: auditing is off. where says where the log is,
+// for the start log; release closes it (never the session store's pool).
+func openServeAudit(ctx context.Context, f serveFlags, cfg *policy.Config, st session.Store) (sink audit.Sink, where string, release func(), err error) {
+	if !cfg.Audit.On() {
+		return nil, "off", func() {}, nil
+	}
+	if pg, ok := st.(*postgres.Store); ok {
+		a, err := auditpg.New(ctx, pg.Pool(), auditpg.Options{Schema: pg.Schema(), Retention: engine.StoresFor(cfg, "").AuditRetention()})
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return a, "postgres schema " + pg.Schema(), func() { a.Close() }, nil
+	}
+	path, err := engine.StatePath(f.state, cfg)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	stores := engine.StoresFor(cfg, path)
+	a := stores.Audit()
+	if a == nil {
+		return nil, "off (no place: set HOME, --state or audit.path)", func() {}, nil
+	}
+	db, inbox := stores.AuditPaths()
+	if db == "" {
+		db = inbox
+	}
+	return a, db, func() { a.Close() }, nil
+}
+
 func serve(ctx context.Context, f serveFlags) error {
 	log := logger()
 	toks, err := tokens(f.tokenFile)
@@ -260,13 +303,11 @@ func serve(ctx context.Context, f serveFlags) error {
 		return fmt.Errorf("session store: %w", err)
 	}
 	defer st.Close()
-	sink, as, err := openAudit(cfg, f.state)
+	sink, auditAt, releaseAudit, err := openServeAudit(ctx, f, cfg, st)
 	if err != nil {
 		return fmt.Errorf("audit store: %w", err)
 	}
-	if as != nil {
-		defer as.Close()
-	}
+	defer releaseAudit()
 	apps, err := approvers(f.approverFile)
 	if err != nil {
 		return err
@@ -318,7 +359,7 @@ func serve(ctx context.Context, f serveFlags) error {
 	for _, t := range toks {
 		tenants = append(tenants, server.TenantOf(t))
 	}
-	log.Info("toolwall serve: listening", "addr", ln.Addr().String(), "store", what, "tenants", strings.Join(tenants, ","), "approvers", len(apps), "approvals", approvalsAt)
+	log.Info("toolwall serve: listening", "addr", ln.Addr().String(), "store", what, "tenants", strings.Join(tenants, ","), "approvers", len(apps), "approvals", approvalsAt, "audit", auditAt)
 	err = srv.Serve(ctx, ln)
 	if err == nil || errors.Is(err, context.Canceled) {
 		log.Info("toolwall serve: stopped")

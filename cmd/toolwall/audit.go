@@ -6,15 +6,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/internal/auditlist"
 )
 
 // storeFlags locate the stores the way the hook does.
@@ -49,155 +50,68 @@ func (f *storeFlags) openAudit(ctx context.Context) (audit.Store, engine.Stores,
 
 func newAudit() *cobra.Command {
 	var (
-		sf                         storeFlags
-		session, actions, rule     string
-		tool, caller, since, until string
-		limit                      int
-		asJSON, follow             bool
+		sf storeFlags
+		lf auditlist.Flags
+		pg pgFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "audit",
 		Short: "List, filter and tail the decisions toolwall made",
 		Long: `Lists audit records, newest last: time, decision id, action, tool,
-session, caller, rule ids and what the call was (secrets redacted).
+session, caller, what ran (ok, failed, exit N; "-" when no outcome was
+reported), rule ids and what the call was (secrets redacted).
 
   toolwall audit --session abc --action ask,deny
   toolwall audit --rule chain.download-execute --since 24h
   toolwall audit -f            # follow: print new decisions as they come
 
 --since and --until take a duration back from now (90m, 24h) or an RFC 3339
-time. Records older than audit.retention (default 720h) are pruned.`,
+time. Records older than audit.retention (default 720h) are pruned.
+
+--store postgres reads the audit log a fleet of servers writes in
+PostgreSQL (toolwall serve --store postgres): --postgres names the
+database (default $TOOLWALL_POSTGRES, else libpq's PG* variables) and
+--postgres-schema the schema (default toolwall). It runs toolwall-net,
+which links the PostgreSQL driver this binary does without.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch pg.store {
+			case "postgres":
+				// toolwall-net lists with the flags as given.
+				argv := []string{"audit"}
+				if configPath != "" {
+					argv = append([]string{"--config", configPath}, argv...)
+				}
+				cmd.Flags().Visit(func(f *pflag.Flag) { argv = append(argv, "--"+f.Name+"="+f.Value.String()) })
+				return runNet(argv)
+			case "local":
+			default:
+				return fmt.Errorf("--store %q: want local or postgres", pg.store)
+			}
 			ctx := cmd.Context()
 			a, _, err := sf.openAudit(ctx)
 			if err != nil {
 				return err
 			}
 			defer a.Close()
-			f := audit.Filter{Session: session, Rule: rule, Tool: tool, Caller: caller, Limit: limit}
-			if f.Since, err = when(since); err != nil {
-				return err
-			}
-			if f.Until, err = when(until); err != nil {
-				return err
-			}
-			if actions != "" {
-				for _, s := range strings.Split(actions, ",") {
-					act, err := toolwall.ParseAction(s)
-					if err != nil {
-						return err
-					}
-					f.Actions = append(f.Actions, act)
-				}
-			}
-			out := cmd.OutOrStdout()
-			rs, err := a.Query(ctx, f)
-			if err != nil {
-				return err
-			}
-			slices.Reverse(rs)
-			seen := map[string]bool{}
-			for _, r := range rs {
-				seen[r.ID] = true
-				if err := printRecord(out, r, asJSON); err != nil {
-					return err
-				}
-			}
-			for follow {
-				select {
-				case <-ctx.Done():
-					return nil
-				case <-time.After(500 * time.Millisecond):
-				}
-				g := f
-				g.Limit = 0
-				if len(rs) > 0 {
-					g.Since = rs[len(rs)-1].At
-				}
-				more, err := a.Query(ctx, g)
-				if err != nil {
-					return err
-				}
-				slices.Reverse(more)
-				for _, r := range more {
-					if !seen[r.ID] {
-						seen[r.ID] = true
-						rs = append(rs, r)
-						if err := printRecord(out, r, asJSON); err != nil {
-							return err
-						}
-					}
-				}
-			}
-			return nil
+			return lf.List(ctx, cmd.OutOrStdout(), a)
 		},
 	}
-	fl := cmd.Flags()
 	sf.add(cmd)
-	fl.StringVar(&session, "session", "", "only this session")
-	fl.StringVar(&actions, "action", "", "only these actions (allow,warn,ask,deny)")
-	fl.StringVar(&rule, "rule", "", "only decisions with a finding of this rule id")
-	fl.StringVar(&tool, "tool", "", "only this tool")
-	fl.StringVar(&caller, "caller", "", "only this caller (sub-agent)")
-	fl.StringVar(&since, "since", "", "only decisions from then on (duration back from now, or RFC 3339)")
-	fl.StringVar(&until, "until", "", "only decisions before then")
-	fl.IntVar(&limit, "limit", 100, "at most this many (the newest); 0 for all")
-	fl.BoolVar(&asJSON, "json", false, "print records as JSON Lines")
-	fl.BoolVarP(&follow, "follow", "f", false, "keep printing new decisions (tail)")
+	lf.Add(cmd.Flags())
+	pg.add(cmd)
 	cmd.AddCommand(newAuditPrune(), netCommand("serve", "Serve a local page over the audit store (loopback only, random token in the URL)", "audit-serve"))
 	return cmd
 }
 
-// when parses a --since/--until value.
-func when(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if d, err := time.ParseDuration(s); err == nil {
-		return time.Now().Add(-d), nil
-	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return t, fmt.Errorf("%q is neither a duration (24h) nor an RFC 3339 time", s)
-	}
-	return t, nil
-}
+// pgFlags choose the audit log of a server fleet in PostgreSQL, which
+// toolwall-net reads (its flags have the same names).
+type pgFlags struct{ store, dsn, schema string }
 
-// printRecord prints one line per record (or its JSON).
-func printRecord(w io.Writer, r audit.Record, asJSON bool) error {
-	if asJSON {
-		b, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(append(b, '\n'))
-		return err
-	}
-	who := r.Session
-	if r.Caller != "" {
-		who += "/" + r.Caller
-	}
-	if r.Turn > 0 {
-		who += fmt.Sprintf(" turn %d", r.Turn)
-	}
-	_, err := fmt.Fprintf(w, "%s  %s  %-5s  %-8s  %-12s  %-7s  %s  %s\n", r.At.Local().Format("2006-01-02 15:04:05"), r.ID, r.Verdict.Action,
-		r.Tool, orDash(who), ran(r.Outcome), orDash(strings.Join(r.Verdict.Rules(), ",")), summary(r))
-	return err
-}
-
-// ran says what happened when the call ran: "ok", "failed", "exit N",
-// or "-" when no outcome was reported.
-func ran(o *audit.Outcome) string {
-	switch {
-	case o == nil:
-		return "-"
-	case o.ExitCode != nil:
-		return fmt.Sprintf("exit %d", *o.ExitCode)
-	case o.Success:
-		return "ok"
-	}
-	return "failed"
+func (f *pgFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.store, "store", "local", `audit log to read: "local" (the [audit] store beside the state file) or "postgres" (a server fleet's, through toolwall-net)`)
+	cmd.Flags().StringVar(&f.dsn, "postgres", "", "PostgreSQL connection string with --store postgres (default $TOOLWALL_POSTGRES, else PG* variables)")
+	cmd.Flags().StringVar(&f.schema, "postgres-schema", "toolwall", "PostgreSQL schema of the audit log with --store postgres")
 }
 
 func orDash(s string) string {

@@ -47,5 +47,9 @@
 // than the agent's.
 //
 // Every decision writes one audit.Record (driver "server") through
-// [Options.Audit]; /v1/record attaches the outcome.
+// [Options.Audit]; /v1/record attaches the outcome. A sink that writes
+// many at once (audit/postgres) gets a request's records, and its
+// outcomes, in one statement each. An outcome whose decision the audit
+// log does not hold is logged as a warning and counted in
+// toolwall_audit_outcomes_unmatched_total.
 package server

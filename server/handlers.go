@@ -346,6 +346,7 @@ func (s *Server) decideAll(ctx context.Context, tenant string, reqs []api.Call, 
 	}
 	_, discard := s.audit.(audit.Discard)
 	out := make([]api.Decision, len(calls))
+	var records []audit.Record
 	for i, call := range calls {
 		id, v := audit.NewID(), verdicts[i].v
 		if s.approvals != nil && v.Action == toolwall.Ask {
@@ -357,16 +358,14 @@ func (s *Server) decideAll(ctx context.Context, tenant string, reqs []api.Call, 
 		d := s.decision(id, v)
 		s.metrics.observe(v, d.Rules, verdicts[i].took)
 		if !discard {
-			if err := s.audit.Record(wctx, audit.New(id, "server", call, v, start, verdicts[i].took)); err != nil {
-				s.metrics.auditErrors.Inc()
-				s.log.Error("toolwall serve: audit record not written", "decision", id, "err", err)
-			}
+			records = append(records, audit.New(id, "server", call, v, start, verdicts[i].took))
 		}
 		if !timings {
 			d.Timings = nil
 		}
 		out[i] = d
 	}
+	s.writeAudit(wctx, records)
 	return out, nil
 }
 
@@ -454,26 +453,21 @@ func (s *Server) recordAll(ctx context.Context, tenant string, reqs []api.Record
 			eng.RecordInvocation(ctx, calls[i], *reqs[i].Outcome.Success)
 		}
 	}
+	var ids []string
+	var outs []audit.Outcome
 	for _, req := range reqs {
-		if req.DecisionID == "" {
-			continue
-		}
-		o := audit.Outcome{
-			Success: *req.Outcome.Success, ExitCode: req.Outcome.ExitCode, Truncated: req.Outcome.Truncated,
-			Duration: time.Duration(req.Outcome.DurationMS) * time.Millisecond, Error: req.Outcome.Error,
-		}
-		switch err := s.audit.Outcome(ctx, req.DecisionID, o); {
-		case errors.Is(err, audit.ErrNotFound):
-			// Not this server's failure, but an outcome the audit log
-			// may never show: say so rather than lose it silently.
-			s.metrics.auditUnmatched.Inc()
-			s.log.Warn("toolwall serve: audit outcome for a decision the audit log does not hold (decided by a replica with an audit log of its own, pruned, or a wrong id)",
-				"decision", req.DecisionID, "err", err)
-		case err != nil:
-			s.metrics.auditErrors.Inc()
-			s.log.Error("toolwall serve: audit outcome not written", "decision", req.DecisionID, "err", err)
+		if req.DecisionID != "" {
+			ids = append(ids, req.DecisionID)
+			outs = append(outs, audit.Outcome{
+				Success: *req.Outcome.Success, ExitCode: req.Outcome.ExitCode, Truncated: req.Outcome.Truncated,
+				Duration: time.Duration(req.Outcome.DurationMS) * time.Millisecond, Error: req.Outcome.Error,
+			})
 		}
 	}
+	// Written even when the client has gone, as a decision's record is.
+	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.Timeout)
+	defer cancel()
+	s.writeOutcomes(octx, ids, outs)
 	if err := slot.get(); err != nil {
 		return http.StatusServiceUnavailable, "unavailable", fmt.Errorf("session memory did not record the call (%w); retry", err)
 	}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/toolwall/toolwall"
+	auditpg "github.com/toolwall/toolwall/audit/postgres"
 	"github.com/toolwall/toolwall/audit/sqlitestore"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/server"
@@ -411,6 +412,23 @@ func cacheHits(t *testing.T, srv *running) string {
 	return fmt.Sprintf("verdict cache: %.0f hits, %.0f misses", got["hit"], got["miss"])
 }
 
+// auditErrors fails t when the server counted audit records or outcomes
+// its sink did not accept (an audited run must write every record).
+func auditErrors(t *testing.T, srv *running) {
+	t.Helper()
+	mfs, err := srv.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == "toolwall_audit_errors_total" {
+			if n := mf.GetMetric()[0].GetCounter().GetValue(); n > 0 {
+				t.Errorf("%.0f audit records or outcomes not written", n)
+			}
+		}
+	}
+}
+
 // TestLoad runs the server under load on loopback, bounded in count and
 // time, and reports decisions per second and latency; it fails on any
 // error or any verdict that differs from the engine's, never on speed
@@ -426,26 +444,37 @@ func TestLoad(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		cache int
-		audit bool
+		audit string // "", "sqlite" or "postgres"
 		it    iteration
 	}{
-		{"memory/single-call/one-per-request", 0, false, singleCall(wl)},
-		{"memory/single-call/batch", 0, false, batched(wl, n)},
-		{"memory/single-call/batch-no-cache", -1, false, batched(wl, n)},
-		{"memory/single-call/batch-audited", 0, true, batched(wl, n)},
+		{"memory/single-call/one-per-request", 0, "", singleCall(wl)},
+		{"memory/single-call/batch", 0, "", batched(wl, n)},
+		{"memory/single-call/batch-no-cache", -1, "", batched(wl, n)},
+		{"memory/single-call/batch-audited", 0, "sqlite", batched(wl, n)},
+		{"memory/single-call/batch-audited-postgres", 0, "postgres", batched(wl, n)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opts := server.Options{CacheSize: c.cache}
-			if c.audit {
-				// What toolwall serve writes by default: audit.db, a
-				// record per decision.
+			switch c.audit {
+			case "sqlite":
+				// A record per decision in audit.db, written directly.
 				st := sqlitestore.Open(filepath.Join(t.TempDir(), "audit.db"), sqlitestore.Options{})
+				defer st.Close()
+				opts.Audit = st
+			case "postgres":
+				// The audit log of toolwall serve --store postgres.
+				dsn := postgrestest.DSN(t)
+				st, err := auditpg.Open(context.Background(), dsn, auditpg.Options{Schema: postgrestest.Schema(t, dsn)})
+				if err != nil {
+					t.Fatal(err)
+				}
 				defer st.Close()
 				opts.Audit = st
 			}
 			srv := start(t, opts)
 			r := load(t, srv.url, c.it)
 			t.Logf("%s: %v; %s", c.name, r, cacheHits(t, srv))
+			auditErrors(t, srv)
 		})
 	}
 	stores := []struct {
@@ -470,17 +499,34 @@ func TestLoad(t *testing.T) {
 		}},
 	}
 	for _, st := range stores {
-		for _, mode := range []string{"chains/one-per-request", "chains/batch"} {
+		modes := []string{"chains/one-per-request", "chains/batch"}
+		if st.name == "postgres" {
+			modes = append(modes, "chains/batch-audited")
+		}
+		for _, mode := range modes {
 			t.Run(st.name+"/"+mode, func(t *testing.T) {
 				store := st.open(t)
 				defer store.Close()
-				srv := start(t, server.Options{Store: store})
+				opts := server.Options{Store: store}
+				if mode == "chains/batch-audited" {
+					// As toolwall serve --store postgres runs: the audit
+					// log beside the sessions, on their pool.
+					pg := store.(*postgres.Store)
+					au, err := auditpg.New(context.Background(), pg.Pool(), auditpg.Options{Schema: pg.Schema()})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer au.Close()
+					opts.Audit = au
+				}
+				srv := start(t, opts)
 				it := chains(st.name[:1])
-				if mode == "chains/batch" {
+				if mode != "chains/one-per-request" {
 					it = chainBatches(st.name[:1]+"b", n/3+1)
 				}
 				r := load(t, srv.url, it)
 				t.Logf("%s, %s: %v", st.name, mode, r)
+				auditErrors(t, srv)
 			})
 		}
 	}

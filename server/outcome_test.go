@@ -9,7 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/audit/sqlitestore"
 	"github.com/toolwall/toolwall/server"
 	"github.com/toolwall/toolwall/server/api"
@@ -82,4 +84,62 @@ func TestAuditOutcomeElsewhere(t *testing.T) {
 	if strings.Contains(logsA.String(), "level=WARN") {
 		t.Errorf("A warned:\n%s", logsA.String())
 	}
+}
+
+// holdSink keeps records and outcomes; Outcome waits for hold to close,
+// then fails as a store does when its context is done.
+type holdSink struct {
+	hold     chan struct{}
+	mu       sync.Mutex
+	outcomes map[string]audit.Outcome
+}
+
+func (s *holdSink) Record(context.Context, audit.Record) error { return nil }
+
+func (s *holdSink) Outcome(ctx context.Context, id string, o audit.Outcome) error {
+	<-s.hold
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.outcomes[id] = o
+	return nil
+}
+
+// TestOutcomeClientGone: an outcome whose client hangs up before the
+// audit write is still attached, as a decision's record is
+// (TestAuditClientGone).
+func TestOutcomeClientGone(t *testing.T) {
+	au := &holdSink{hold: make(chan struct{}), outcomes: map[string]audit.Outcome{}}
+	srv := start(t, server.Options{Audit: au})
+	c := client.New(srv.url, client.Options{Token: tokA})
+	call := api.Call{Tool: "Bash", Input: json.RawMessage(`{"command":"ls"}`), Session: "s", CallID: "t1"}
+	d, err := c.Decide(context.Background(), call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		yes := true
+		c.Record(ctx, api.Record{Call: call, DecisionID: d.DecisionID, Outcome: &api.Outcome{Success: &yes}})
+	}()
+	time.Sleep(100 * time.Millisecond) // the call is recorded; its outcome's write waits
+	cancel()
+	<-done
+	time.Sleep(100 * time.Millisecond) // the server sees the connection close
+	close(au.hold)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		au.mu.Lock()
+		_, ok := au.outcomes[d.DecisionID]
+		au.mu.Unlock()
+		if ok {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the outcome of a client that hung up was not attached")
 }

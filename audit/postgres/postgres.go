@@ -150,15 +150,16 @@ func (s *Store) Schema() string { return s.schema }
 
 // queries are the store's statements with the schema filled in.
 type queries struct {
-	record, outcome, callOutcome, turn, get string
-	pruneRecords, pruneTurns                string
+	record, outcomeMany, callOutcome, turn, get string
+	pruneRecords, pruneTurns                    string
 }
 
 // newQueries returns the statements for the quoted schema name.
 func newQueries(schema string) queries {
 	s := func(q string) string { return strings.ReplaceAll(q, "S.", schema+".") }
 	return queries{
-		// Records from arrays, in their order: a record without a turn
+		// Records from arrays (rows locked in the order of their ids, so
+		// that two batches never deadlock): a record without a turn
 		// takes its session's latest mark; one whose id is stored is
 		// ignored, unless that row is a held outcome, which it fills
 		// (keeping the outcome). A record's rules are the slice of the
@@ -172,17 +173,19 @@ func newQueries(schema string) queries {
 				u.data, u.outcome
 			FROM unnest($1::bytea[], $2::bigint[], $3::bytea[], $4::bytea[], $5::bytea[], $6::bytea[], $7::bytea[], $8::smallint[],
 				$9::integer[], $11::integer[], $12::integer[], $13::bytea[], $14::bytea[])
-				WITH ORDINALITY AS u(id, at, driver, session, call_id, caller, tool, action, turn, ro, nr, data, outcome, ord)
-			ORDER BY u.ord
+				AS u(id, at, driver, session, call_id, caller, tool, action, turn, ro, nr, data, outcome)
+			ORDER BY u.id
 			ON CONFLICT (id) DO UPDATE SET at = excluded.at, driver = excluded.driver, session = excluded.session,
 				call_id = excluded.call_id, caller = excluded.caller, tool = excluded.tool, action = excluded.action,
 				turn = excluded.turn, rules = excluded.rules, data = excluded.data, outcome = COALESCE(r.outcome, excluded.outcome)
 			WHERE r.data IS NULL`),
-		// The outcome of decision $1, or a held outcome when no record
-		// has the id; says whether the record is there.
-		outcome: s(`INSERT INTO S.audit_records AS r (id, at, outcome) VALUES ($1, $2, $3)
+		// The outcome of each decision of $1 (in the order of the ids),
+		// or a held outcome when no record has the id; returns whether
+		// each record is there.
+		outcomeMany: s(`INSERT INTO S.audit_records AS r (id, at, outcome)
+			SELECT u.id, $3, u.outcome FROM unnest($1::bytea[], $2::bytea[]) AS u(id, outcome) ORDER BY u.id
 			ON CONFLICT (id) DO UPDATE SET outcome = excluded.outcome
-			RETURNING r.data IS NOT NULL`),
+			RETURNING r.id, r.data IS NOT NULL`),
 		callOutcome: s(`UPDATE S.audit_records SET outcome = $3 WHERE id =
 			(SELECT id FROM S.audit_records WHERE session = $1 AND call_id = $2 AND data IS NOT NULL ORDER BY at DESC, id DESC LIMIT 1)`),
 		turn: s(`INSERT INTO S.audit_turns (session, turn, at) VALUES ($1, $2, $3)`),
@@ -292,21 +295,70 @@ func (c *columns) add(r audit.Record) error {
 // held and attaches when the record is written; the error then matches
 // ErrHeld and audit.ErrNotFound.
 func (s *Store) Outcome(ctx context.Context, id string, o audit.Outcome) error {
-	if err := s.open(ctx); err != nil {
+	held, err := s.OutcomeMany(ctx, []string{id}, []audit.Outcome{o})
+	switch {
+	case err != nil:
 		return err
-	}
-	ob, err := json.Marshal(o)
-	if err != nil {
-		return fmt.Errorf("audit/postgres: %w", err)
-	}
-	var found bool
-	if err := s.pool.QueryRow(ctx, s.q.outcome, []byte(id), s.opts.Now().UnixMicro(), ob).Scan(&found); err != nil {
-		return fail("outcome", err)
-	}
-	if !found {
+	case len(held) > 0:
 		return fmt.Errorf("audit/postgres: decision %q: %w", id, ErrHeld)
 	}
 	return nil
+}
+
+// OutcomeMany does what Outcome does for each ids[i] and outs[i], in one
+// statement (one round trip, one transaction), and returns the ids no
+// record had, in the order given: their outcomes are held. When an id
+// repeats the last outcome wins, as with Outcome called in order.
+func (s *Store) OutcomeMany(ctx context.Context, ids []string, outs []audit.Outcome) (held []string, err error) {
+	if err := s.open(ctx); err != nil {
+		return nil, err
+	}
+	if len(outs) != len(ids) {
+		return nil, fmt.Errorf("audit/postgres: %d ids, %d outcomes", len(ids), len(outs))
+	}
+	last := make(map[string]int, len(ids))
+	for i, id := range ids {
+		last[id] = i
+	}
+	var rawIDs, obs [][]byte
+	for i, id := range ids {
+		if last[id] != i {
+			continue
+		}
+		ob, err := json.Marshal(outs[i])
+		if err != nil {
+			return nil, fmt.Errorf("audit/postgres: %w", err)
+		}
+		rawIDs, obs = append(rawIDs, []byte(id)), append(obs, ob)
+	}
+	if len(rawIDs) == 0 {
+		return nil, nil
+	}
+	rows, err := s.pool.Query(ctx, s.q.outcomeMany, rawIDs, obs, s.opts.Now().UnixMicro())
+	if err != nil {
+		return nil, fail("outcome", err)
+	}
+	defer rows.Close()
+	missing := map[string]bool{}
+	for rows.Next() {
+		var id []byte
+		var found bool
+		if err := rows.Scan(&id, &found); err != nil {
+			return nil, fail("outcome", err)
+		}
+		if !found {
+			missing[string(id)] = true
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("outcome", err)
+	}
+	for i, id := range ids {
+		if last[id] == i && missing[id] {
+			held = append(held, id)
+		}
+	}
+	return held, nil
 }
 
 // CallOutcome attaches o to the latest decision on the host's call

@@ -349,3 +349,36 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestOutcomeMany: outcomes in one statement, with Outcome's meaning:
+// the last of a repeated id wins, the ids no record has are returned in
+// order and held until their records come.
+func TestOutcomeMany(t *testing.T) {
+	dsn := postgrestest.DSN(t)
+	st := open(t, dsn, postgrestest.Schema(t, dsn), postgres.Options{})
+	ctx := context.Background()
+	for _, id := range []string{"a", "b"} {
+		if err := st.Record(ctx, audit.Record{ID: id, At: audittest.Epoch}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exit := func(n int) audit.Outcome { return audit.Outcome{ExitCode: &n} }
+	held, err := st.OutcomeMany(ctx, []string{"z", "a", "y", "a", "b", "z"}, []audit.Outcome{exit(1), exit(2), exit(3), exit(4), exit(5), exit(6)})
+	if err != nil || !reflect.DeepEqual(held, []string{"y", "z"}) {
+		t.Fatalf("held %v, %v; want [y z]", held, err)
+	}
+	if err := st.RecordMany(ctx, []audit.Record{{ID: "y", At: audittest.Epoch}, {ID: "z", At: audittest.Epoch}}); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]int{"a": 4, "b": 5, "y": 3, "z": 6} {
+		if r, err := st.Get(ctx, id); err != nil || r.Outcome == nil || *r.Outcome.ExitCode != want {
+			t.Errorf("%s: %+v %v, want exit %d", id, r.Outcome, err, want)
+		}
+	}
+	if _, err := st.OutcomeMany(ctx, []string{"a"}, nil); err == nil {
+		t.Error("one id and no outcome accepted")
+	}
+	if held, err := st.OutcomeMany(ctx, nil, nil); err != nil || held != nil {
+		t.Errorf("nothing: %v %v", held, err)
+	}
+}

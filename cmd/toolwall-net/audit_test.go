@@ -130,6 +130,17 @@ func TestReplicasShareAudit(t *testing.T) {
 	if m := metrics(t, b.url); !strings.Contains(m, "toolwall_audit_outcomes_unmatched_total 1") {
 		t.Errorf("B's metrics:\n%s", m)
 	}
+	// In a batch, only the stray outcome is reported.
+	const nobody2 = "fedcba9876543210fedcba9876543210"
+	if err := cb.RecordBatch(ctx, []api.Record{recs[0], {Call: stray, DecisionID: nobody2, Outcome: outcome(0)}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.log(), nobody2) || strings.Contains(b.log(), recs[0].DecisionID) {
+		t.Errorf("B's warnings, want %s alone:\n%s", nobody2, b.log())
+	}
+	if m := metrics(t, b.url); !strings.Contains(m, "toolwall_audit_outcomes_unmatched_total 2") || !strings.Contains(m, "toolwall_audit_errors_total 0") {
+		t.Errorf("B's metrics:\n%s", m)
+	}
 }
 
 // auditList runs `toolwall-net audit ARGS` with env and returns stdout.

@@ -8,4 +8,6 @@
 //	toolwall-net serve [--listen 127.0.0.1:8765] [--store sqlite|memory|postgres]
 //	toolwall-net mcp-proxy [--name NAME] -- <server command> [args…]
 //	toolwall-net mcp-proxy [--name NAME] --upstream URL
+//	toolwall-net audit [--store local|postgres] [filters…]   (toolwall audit --store postgres)
+//	toolwall-net audit-serve [--store local|postgres]        (toolwall audit serve)
 package main

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,6 +27,12 @@ const DefaultPruneEvery = time.Hour
 // metaKey is the row of the schema's meta table that holds the version
 // of this store's tables.
 const metaKey = "audit"
+
+// MaxID is the longest decision id the store keeps, in bytes (an index
+// entry holds at most about 2.7 KB; toolwall's ids are 32). A longer id
+// is refused by Record, and an outcome for one is not found and not
+// held.
+const MaxID = 1024
 
 // ErrHeld is returned by Outcome, wrapped, when no record has the
 // decision id yet: the outcome is kept and attaches when the record is
@@ -234,8 +239,8 @@ func (s *Store) RecordMany(ctx context.Context, rs []audit.Record) error {
 	var c columns
 	seen := make(map[string]bool, len(rs))
 	for _, r := range rs {
-		if r.ID == "" {
-			return errors.New("audit/postgres: record without an id")
+		if r.ID == "" || len(r.ID) > MaxID {
+			return fmt.Errorf("audit/postgres: a record's id must have 1 to %d bytes, not %d", MaxID, len(r.ID))
 		}
 		if seen[r.ID] {
 			continue
@@ -299,6 +304,8 @@ func (s *Store) Outcome(ctx context.Context, id string, o audit.Outcome) error {
 	switch {
 	case err != nil:
 		return err
+	case len(held) > 0 && len(id) > MaxID:
+		return fmt.Errorf("audit/postgres: a decision id of %d bytes: %w", len(id), audit.ErrNotFound)
 	case len(held) > 0:
 		return fmt.Errorf("audit/postgres: decision %q: %w", id, ErrHeld)
 	}
@@ -307,8 +314,9 @@ func (s *Store) Outcome(ctx context.Context, id string, o audit.Outcome) error {
 
 // OutcomeMany does what Outcome does for each ids[i] and outs[i], in one
 // statement (one round trip, one transaction), and returns the ids no
-// record had, in the order given: their outcomes are held. When an id
-// repeats the last outcome wins, as with Outcome called in order.
+// record had, in the order given: their outcomes are held (but for ids
+// longer than MaxID, which no record can have: those are dropped). When
+// an id repeats the last outcome wins, as with Outcome called in order.
 func (s *Store) OutcomeMany(ctx context.Context, ids []string, outs []audit.Outcome) (held []string, err error) {
 	if err := s.open(ctx); err != nil {
 		return nil, err
@@ -321,8 +329,13 @@ func (s *Store) OutcomeMany(ctx context.Context, ids []string, outs []audit.Outc
 		last[id] = i
 	}
 	var rawIDs, obs [][]byte
+	missing := map[string]bool{}
 	for i, id := range ids {
 		if last[id] != i {
+			continue
+		}
+		if len(id) > MaxID {
+			missing[id] = true
 			continue
 		}
 		ob, err := json.Marshal(outs[i])
@@ -331,27 +344,10 @@ func (s *Store) OutcomeMany(ctx context.Context, ids []string, outs []audit.Outc
 		}
 		rawIDs, obs = append(rawIDs, []byte(id)), append(obs, ob)
 	}
-	if len(rawIDs) == 0 {
-		return nil, nil
-	}
-	rows, err := s.pool.Query(ctx, s.q.outcomeMany, rawIDs, obs, s.opts.Now().UnixMicro())
-	if err != nil {
-		return nil, fail("outcome", err)
-	}
-	defer rows.Close()
-	missing := map[string]bool{}
-	for rows.Next() {
-		var id []byte
-		var found bool
-		if err := rows.Scan(&id, &found); err != nil {
-			return nil, fail("outcome", err)
+	if len(rawIDs) > 0 {
+		if err := s.attach(ctx, rawIDs, obs, missing); err != nil {
+			return nil, err
 		}
-		if !found {
-			missing[string(id)] = true
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fail("outcome", err)
 	}
 	for i, id := range ids {
 		if last[id] == i && missing[id] {
@@ -359,6 +355,30 @@ func (s *Store) OutcomeMany(ctx context.Context, ids []string, outs []audit.Outc
 		}
 	}
 	return held, nil
+}
+
+// attach runs the outcome statement and notes in missing the ids no
+// record had.
+func (s *Store) attach(ctx context.Context, ids, obs [][]byte, missing map[string]bool) error {
+	rows, err := s.pool.Query(ctx, s.q.outcomeMany, ids, obs, s.opts.Now().UnixMicro())
+	if err != nil {
+		return fail("outcome", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id []byte
+		var found bool
+		if err := rows.Scan(&id, &found); err != nil {
+			return fail("outcome", err)
+		}
+		if !found {
+			missing[string(id)] = true
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fail("outcome", err)
+	}
+	return nil
 }
 
 // CallOutcome attaches o to the latest decision on the host's call

@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -380,5 +381,32 @@ func TestOutcomeMany(t *testing.T) {
 	}
 	if held, err := st.OutcomeMany(ctx, nil, nil); err != nil || held != nil {
 		t.Errorf("nothing: %v %v", held, err)
+	}
+}
+
+// TestLongID: an id longer than MaxID is refused as a record, and its
+// outcome is not found and not held, alone or in a batch whose other
+// outcomes attach.
+func TestLongID(t *testing.T) {
+	dsn := postgrestest.DSN(t)
+	st := open(t, dsn, postgrestest.Schema(t, dsn), postgres.Options{})
+	ctx := context.Background()
+	long := strings.Repeat("x", postgres.MaxID+1)
+	if err := st.Record(ctx, audit.Record{ID: long, At: audittest.Epoch}); err == nil {
+		t.Error("a record with an id of MaxID+1 bytes was written")
+	}
+	if err := st.Record(ctx, audit.Record{ID: long[1:], At: audittest.Epoch}); err != nil {
+		t.Errorf("a record with an id of MaxID bytes: %v", err)
+	}
+	err := st.Outcome(ctx, strings.Repeat("y", 3000), audit.Outcome{Success: true})
+	if !errors.Is(err, audit.ErrNotFound) || errors.Is(err, postgres.ErrHeld) {
+		t.Errorf("the outcome of a 3000-byte id: %v, want not found and not held", err)
+	}
+	held, err := st.OutcomeMany(ctx, []string{long, long[1:]}, []audit.Outcome{{}, {Success: true}})
+	if err != nil || len(held) != 1 || held[0] != long {
+		t.Errorf("a batch with a long id: %d held, %v", len(held), err)
+	}
+	if r, err := st.Get(ctx, long[1:]); err != nil || r.Outcome == nil || !r.Outcome.Success {
+		t.Errorf("the batch's other outcome: %+v %v", r, err)
 	}
 }

@@ -463,6 +463,31 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestBatchTimeout: in a batch past the limit, the calls decided before
+// it keep their verdicts; only the rest are denied gate.timeout.
+func TestBatchTimeout(t *testing.T) {
+	st := &slowStore{Store: session.NewMemory(session.Options{}), delay: 500 * time.Millisecond}
+	srv := start(t, server.Options{Store: st, Timeout: 100 * time.Millisecond})
+	body := json.RawMessage(`{"calls":[` +
+		`{"tool":"Bash","input":{"command":"git status"},"session":"s","cwd":"/w"},` +
+		`{"tool":"Bash","input":{"command":"pwd"},"session":"s","cwd":"/w"},` +
+		`{"tool":"Bash","input":{"command":"curl -o /w/x.sh https://example.com/x"},"session":"s","cwd":"/w"},` +
+		`{"tool":"Bash","input":{"command":"git reset --hard"},"session":"s","cwd":"/w"}]}`)
+	code, data := send(t, srv.url, requestCase{Path: api.PathDecideBatch, Body: body})
+	var ds api.Decisions
+	if err := json.Unmarshal(data, &ds); code != 200 || err != nil || len(ds.Decisions) != 4 {
+		t.Fatalf("batch: %d %s", code, data)
+	}
+	var got []string
+	for _, d := range ds.Decisions {
+		got = append(got, d.Action.String()+" "+strings.Join(d.Rules, ","))
+	}
+	want := []string{"allow ", "allow ", "deny gate.timeout", "deny gate.timeout"}
+	if !slices.Equal(got, want) {
+		t.Errorf("batch past the limit: %q, want %q", got, want)
+	}
+}
+
 // TestRecordStoreFailure: when the store fails to record, /v1/record
 // answers 503 so the client retries, and the failure is counted.
 func TestRecordStoreFailure(t *testing.T) {

@@ -188,11 +188,19 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any, schema fu
 			return false
 		}
 	}
+	tooLarge := fmt.Sprintf("the body is larger than %d bytes; split the work into smaller calls", s.opts.MaxBody)
+	if r.ContentLength > s.opts.MaxBody {
+		// Declared too large: refused before reading it (and the
+		// connection closed, so the client need not send it).
+		w.Header().Set("Connection", "close")
+		s.fail(w, http.StatusRequestEntityTooLarge, "too_large", tooLarge)
+		return false
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
 	if err := Decode(r.Body, v); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			s.fail(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the body is larger than %d bytes; split the work into smaller calls", s.opts.MaxBody))
+			s.fail(w, http.StatusRequestEntityTooLarge, "too_large", tooLarge)
 		} else {
 			s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
 		}

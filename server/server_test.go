@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"net"
@@ -260,6 +261,18 @@ func TestOversized(t *testing.T) {
 	small := requestCase{Path: api.PathDecide, Body: json.RawMessage(`{"tool":"Bash","input":{"command":"ls"}}`)}
 	if code, data := send(t, srv.url, small); code != http.StatusOK {
 		t.Errorf("after an oversized body: %d %s", code, data)
+	}
+	// A body declared too large is refused at once, before it is sent.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", api.PathDecide, tokA, 1<<20)
+	conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil || resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body declared at 1 MiB: %v %v, want 413 before it is sent", resp, err)
 	}
 }
 

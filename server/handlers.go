@@ -628,7 +628,10 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request, _ string) {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 		defer cancel()
 		if _, err := s.store.Turn(ctx, "toolwall/readyz"); err != nil {
-			s.fail(w, http.StatusServiceUnavailable, "unavailable", "session store unavailable: "+err.Error())
+			// /readyz needs no token: the error (a database's address,
+			// user, socket path) goes to the log, not to the caller.
+			s.log.Warn("toolwall serve: not ready: session store unavailable", "err", err)
+			s.fail(w, http.StatusServiceUnavailable, "unavailable", "session store unavailable (the server's log says why)")
 			return
 		}
 	}

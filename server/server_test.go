@@ -665,3 +665,28 @@ func TestJudgedElsewhere(t *testing.T) {
 		t.Errorf("rm -rf testdata in %s: %s %v, want ask rm.project-subtree", dir, d.Action, d.Rules)
 	}
 }
+
+// downStore is a session store whose database cannot be reached.
+type downStore struct{ session.Store }
+
+func (downStore) Turn(context.Context, string) (int, error) {
+	return 0, errors.New("failed to connect to user=toolwall database=fleet host=/run/secret-socket")
+}
+
+// TestReady: /readyz answers 200 with a working store, and 503 without
+// naming the store's error (it needs no token) when the store is down.
+func TestReady(t *testing.T) {
+	for _, c := range []struct {
+		store session.Store
+		code  int
+	}{
+		{session.NewMemory(session.Options{}), http.StatusOK},
+		{downStore{session.NewMemory(session.Options{})}, http.StatusServiceUnavailable},
+	} {
+		srv := start(t, server.Options{Store: c.store})
+		code, data := send(t, srv.url, requestCase{Method: http.MethodGet, Path: api.PathReady, Token: "none"})
+		if code != c.code || strings.Contains(string(data), "fleet") || strings.Contains(string(data), "secret-socket") {
+			t.Errorf("/readyz with %T: %d %s", c.store, code, data)
+		}
+	}
+}

@@ -579,6 +579,10 @@ func TestMetrics(t *testing.T) {
 		`toolwall_decision_rules_total{action="deny",rule="rm.dangerous-target"} 1`,
 		`toolwall_decision_duration_seconds_count 3`,
 		`toolwall_http_requests_total{code="200",endpoint="decide"} 3`,
+		`toolwall_store_errors_total{op="append"} 0`,
+		`toolwall_store_errors_total{op="history"} 0`,
+		`toolwall_policy_reloads_total{result="error"} 0`,
+		`toolwall_policy_loaded_timestamp_seconds`,
 		`go_goroutines`,
 	} {
 		if !strings.Contains(m, want) {

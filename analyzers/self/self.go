@@ -210,19 +210,25 @@ func globMatch(pattern, name string, tree bool) bool {
 	if len(pattern) > 512 {
 		return false
 	}
-	pe, ne := strings.Split(pattern, "/"), strings.Split(name, "/")
-	if len(pe) > len(ne) || len(pe) < len(ne) && !tree {
-		return false
-	}
-	for i := range pe {
-		if strings.HasPrefix(ne[i], ".") && !strings.HasPrefix(pe[i], ".") {
+	for {
+		pe, prest, pmore := strings.Cut(pattern, "/")
+		ne, nrest, nmore := strings.Cut(name, "/")
+		if strings.HasPrefix(ne, ".") && !strings.HasPrefix(pe, ".") {
 			return false
 		}
-		if ok, err := path.Match(pe[i], ne[i]); err != nil || !ok {
+		if ok, err := path.Match(pe, ne); err != nil || !ok {
 			return false
 		}
+		switch {
+		case !pmore && !nmore:
+			return true
+		case !pmore:
+			return tree // name goes on below what the pattern matched
+		case !nmore:
+			return false // the pattern goes deeper than name
+		}
+		pattern, name = prest, nrest
 	}
-	return true
 }
 
 // weakens reports whether chmod mode can take away what toolwall needs of

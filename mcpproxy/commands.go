@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 )
 
-// tool is what an MCP tool's name says it does.
-type tool struct {
+// toolName is what an MCP tool's name says it does.
+type toolName struct {
 	// verb chooses how its path arguments are judged.
 	verb verb
 	// commands: the tool runs commands or code (run_command, execute,
@@ -60,12 +60,12 @@ func words(name string) []string {
 // name that says nothing known makes each path judged as read and
 // written both, and command arguments (command, cmd, …) are judged
 // whatever the name.
-func toolOf(name string) tool {
+func toolOf(name string) toolName {
 	ws := words(name)
 	has := func(set ...string) bool {
 		return slices.ContainsFunc(ws, func(w string) bool { return slices.Contains(set, w) })
 	}
-	var t tool
+	var t toolName
 	// Strongest first: a tool that deletes or moves is judged as such even
 	// when its name also says "file" or "list".
 	switch {
@@ -177,7 +177,7 @@ var unstated = [...]string{langShell, langPython, langNode}
 // languages returns the languages a command tool's call states: those
 // its name names and those of its top-level language arguments ("" and
 // languages toolwall does not read count as a shell).
-func languages(t tool, vals []value) []string {
+func languages(t toolName, vals []value) []string {
 	langs := slices.Clone(t.langs)
 	for _, x := range vals {
 		if x.top && slices.Contains(languageKeys, x.key) {
@@ -324,7 +324,7 @@ func withStdin(cmd, stdin string) string {
 // Strings under stdin arguments beside a command are judged as that
 // command's standard input. A tool that types keystrokes has its
 // carriage returns read as Enter.
-func commandCalls(t tool, langs, cmds []string, vals []value, bash func(string)) error {
+func commandCalls(t toolName, langs, cmds []string, vals []value, bash func(string)) error {
 	enter := func(s string) string {
 		if t.keys {
 			return strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s)

@@ -465,9 +465,10 @@ func (g *Gate) fuse(findings []toolwall.Finding, effects []toolwall.Effect, scri
 	v.Action = toolwall.Stricter(v.Band.Action(), floor)
 	v.Reason = reason(v)
 	v.Effects = effects
-	if script != nil {
-		for _, c := range script.Commands {
-			v.Commands = append(v.Commands, c.String())
+	if script != nil && len(script.Commands) > 0 {
+		v.Commands = make([]string, len(script.Commands))
+		for i, c := range script.Commands {
+			v.Commands[i] = c.String()
 		}
 	}
 	return v

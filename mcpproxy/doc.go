@@ -11,7 +11,11 @@
 // the calls the engine knows (a shell command is a Bash call, a path
 // written a Write, a path read a Read, a URL a WebFetch, a delete
 // "rm -rf -- PATH", a move "mv"), so they go through the same analysis
-// and rule ids as the hooks; the strictest verdict decides. A deny comes
+// and rule ids as the hooks; the strictest verdict decides. A tool that
+// runs commands or code, or types keystrokes into a terminal, has every
+// string argument judged as a command (code as its language says),
+// whatever its name, except the notes a caller writes about the call
+// (a top-level description, title, reason, …). A deny comes
 // back as a tool result with isError and the reason; an ask is put to the
 // client's user through MCP elicitation when the client supports it, and
 // is otherwise refused with a reason that says a human must allow it. The

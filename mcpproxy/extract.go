@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/text/cases"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/toolwall/toolwall"
@@ -51,56 +52,6 @@ const (
 	verbShell
 )
 
-// verbOf reads the words of an MCP tool name ("write_file", "runCommand",
-// "filesystem.read-text-file") for what it does. The name only chooses
-// how path arguments are judged (read, written, deleted, moved); it never
-// lets anything through: a name that says nothing known makes each path
-// judged as read and written both.
-func verbOf(name string) verb {
-	var words []string
-	var w strings.Builder
-	flush := func() {
-		if w.Len() > 0 {
-			words = append(words, w.String())
-			w.Reset()
-		}
-	}
-	prev := rune(0)
-	for _, r := range name {
-		switch {
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			flush()
-			w.WriteRune(unicode.ToLower(r))
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			w.WriteRune(unicode.ToLower(r))
-		default:
-			flush()
-		}
-		prev = r
-	}
-	flush()
-	has := func(set ...string) bool {
-		return slices.ContainsFunc(words, func(w string) bool { return slices.Contains(set, w) })
-	}
-	// Strongest first: a tool that deletes or moves is judged as such even
-	// when its name also says "file" or "list".
-	switch {
-	case has("delete", "remove", "rm", "rmdir", "unlink", "trash", "erase", "purge", "destroy", "wipe"):
-		return verbDelete
-	case has("move", "rename", "mv"):
-		return verbMove
-	case has("copy", "cp", "duplicate"):
-		return verbCopy
-	case has("run", "exec", "execute", "shell", "bash", "sh", "zsh", "terminal", "command", "cmd", "powershell", "spawn"):
-		return verbShell
-	case has("write", "create", "save", "put", "upload", "download", "append", "overwrite", "edit", "patch", "replace", "insert", "modify", "mkdir", "make", "touch", "set"):
-		return verbWrite
-	case has("read", "get", "list", "search", "find", "view", "show", "cat", "head", "tail", "stat", "info", "tree", "ls", "grep", "glob", "describe", "open", "load", "fetch"):
-		return verbRead
-	}
-	return verbUnknown
-}
-
 // Argument names, compared with case, "_" and "-" folded away.
 var (
 	commandKeys = []string{"command", "cmd", "commandline", "cmdline", "shellcommand", "script", "bash", "sh"}
@@ -111,6 +62,16 @@ var (
 	destKeys    = []string{"destination", "dest", "dst", "destinationpath", "targetpath", "to", "topath", "newpath"}
 	pathKeys    = []string{"path", "paths", "filepath", "file", "files", "filename", "filenames", "fullpath", "target", "notebookpath", "directory", "dir", "folder", "root", "location"}
 	contentKeys = []string{"content", "contents", "text", "data", "body", "newtext", "newstring", "newcontent", "filecontent", "code"}
+	// noteKeys hold what the caller says about a call, not what it runs
+	// (Claude Code's Bash tool has a "description"): at the top level of
+	// a command tool's arguments they are not judged as commands.
+	noteKeys = []string{"description", "desc", "title", "comment", "comments", "reason", "explanation", "purpose", "summary", "note", "notes", "label", "rationale", "justification", "intent", "goal"}
+	// languageKeys name the language a code runner runs its code in.
+	languageKeys = []string{"language", "lang", "runtime", "interpreter", "kernel", "kernelname"}
+	// codeKeys hold a code runner's program.
+	codeKeys = []string{"code", "script", "source", "sourcecode", "program", "snippet", "cell", "expression", "expr", "statement", "statements"}
+	// stdinKeys hold what a command reads on its standard input.
+	stdinKeys = []string{"stdin", "input", "standardinput"}
 )
 
 // known reports whether key is one of the argument names above.
@@ -123,14 +84,17 @@ func known(key string) bool {
 	return false
 }
 
-// fold normalizes an argument name.
+// fold normalizes an argument name: Unicode case folding (servers
+// decoding with Go's encoding/json match names without case, "ſcript"
+// as "script", "K" Kelvin sign as "k"), "_", "-", "." and spaces
+// dropped.
 func fold(key string) string {
 	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == ' ' {
+		if r == '_' || r == '-' || r == '.' || unicode.IsSpace(r) {
 			return -1
 		}
-		return unicode.ToLower(r)
-	}, key)
+		return r
+	}, cases.Fold().String(key))
 }
 
 // value is one string argument: the folded name of the object key it is
@@ -138,13 +102,16 @@ func fold(key string) string {
 type value struct {
 	key string
 	s   string
-	// argv marks a string of an array of strings, with the index of the
-	// array among the call's arrays.
+	// array is the index of the array of the string among the call's
+	// arrays (from 1), 0 for a string not in an array.
 	array int
+	// top: key is a key of the arguments object itself.
+	top bool
 }
 
-// walk collects the string values of v.
-func walk(v any, key string, depth int, array int, out *[]value, arrays *int) error {
+// walk collects the string values of v, which is under key (top: a key
+// of the arguments object itself) in array (0: in none) at depth.
+func walk(v any, key string, top bool, depth int, array int, out *[]value, arrays *int) error {
 	if depth > MaxDepth {
 		return fmt.Errorf("%w: nested deeper than %d", ErrArguments, MaxDepth)
 	}
@@ -153,7 +120,7 @@ func walk(v any, key string, depth int, array int, out *[]value, arrays *int) er
 		if len(*out) >= MaxStrings {
 			return fmt.Errorf("%w: more than %d strings", ErrArguments, MaxStrings)
 		}
-		*out = append(*out, value{key: key, s: x, array: array})
+		*out = append(*out, value{key: key, s: x, array: array, top: top})
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -161,7 +128,7 @@ func walk(v any, key string, depth int, array int, out *[]value, arrays *int) er
 		}
 		slices.Sort(keys) // a stable order: the same call maps the same way
 		for _, k := range keys {
-			if err := walk(x[k], fold(k), depth+1, 0, out, arrays); err != nil {
+			if err := walk(x[k], fold(k), depth == 0, depth+1, 0, out, arrays); err != nil {
 				return err
 			}
 		}
@@ -169,7 +136,7 @@ func walk(v any, key string, depth int, array int, out *[]value, arrays *int) er
 		*arrays++
 		id := *arrays
 		for _, e := range x {
-			if err := walk(e, key, depth+1, id, out, arrays); err != nil {
+			if err := walk(e, key, top, depth+1, id, out, arrays); err != nil {
 				return err
 			}
 		}
@@ -203,25 +170,46 @@ func looksLikeURL(s string) bool {
 //     array of strings is argv, quoted word by word, and an "args" array
 //     beside a command string is appended to it) is a Bash call, run in
 //     the "cwd"/"working_directory" argument when that is absolute;
+//   - a command tool (its name says run, exec, shell, command,
+//     interpreter, …, or it types keystrokes: send_keys, type_text,
+//     tmux_…, interact_with_process) has every other string argument
+//     judged as a command too, under whatever name ({"text": …},
+//     {"data": …}, {"c": …}), nested in objects and arrays (each string,
+//     and each array joined as argv), inside JSON text in a string, and
+//     decoded from base64 text; except the top-level notes about the call
+//     (description, title, reason, …), its working directory, its
+//     language and URLs. Strings under stdin or input beside a command
+//     are judged as that command's standard input (a here-document), so
+//     `bash` fed "rm -rf ~" is refused and a commit message fed to git is
+//     data. A code runner's code is judged as its language says (a
+//     "language"/"lang" argument or the tool's name: bash, sh and zsh as
+//     a shell command, python as `python3 -c CODE`, JavaScript as `node
+//     -e`, TypeScript as `deno eval`, ruby and perl as `-e`, php as `php
+//     -r`, PowerShell as `pwsh -c`; a language toolwall does not read as
+//     a shell command), and code under a code argument (code, script,
+//     source, …) of a runner that states none as a shell command, Python
+//     and JavaScript. A keystroke tool's carriage returns are Enter;
 //   - every URL (an argument named url, uri, …, or any string that is an
 //     absolute URL) is a WebFetch call;
-//   - a shell tool (its name says run, exec, shell, command, …) with no
-//     argument of a command name has each of its other strings judged as
-//     a command, so renaming the argument does not hide it;
-//   - path arguments (path, file_path, source, destination, …, and any
-//     other string that starts with "/" or "~/") are judged
-//     by what the tool's name says it does: a delete is the Bash call
-//     "rm -rf -- PATH", a move "mv -- SRC DST", a copy "cp -r -- SRC
-//     DST", a write a Write call with the content argument, a read a
-//     Read call, and a name that says nothing known both a Read and a
-//     Write, so a name never lets a path through unjudged.
+//   - path arguments (path, file_path, source, destination, …, and, for
+//     a tool that is no command tool, any other string that starts with
+//     "/" or "~/") are judged by what the tool's name says it does: a
+//     delete is the Bash call "rm -rf -- PATH", a move "mv -- SRC DST", a
+//     copy "cp -r -- SRC DST", a write a Write call with the content
+//     argument, a read (and a command tool's path) a Read call, and a
+//     name that says nothing known both a Read and a Write, so a name
+//     never lets a path through unjudged.
 //
-// Relative paths are resolved against p.Cwd and "~/" against p.Home. A
-// call with none of these arguments yields nothing: the proxy judges it
-// under its own tool id, which no analyzer watches. Arguments that are
-// not a JSON object (empty means {}), name a key twice in one object
-// (parsers disagree on which value wins), or exceed MaxDepth or MaxStrings,
-// are an error matching ErrArguments; the proxy refuses the call.
+// Argument names are compared with Unicode case folding and "_", "-",
+// "." and spaces dropped ("Working_Directory", "ſcript" as Go's
+// encoding/json reads it). Relative paths are resolved against p.Cwd and
+// "~/" against p.Home. The same call is returned once. A call with none
+// of these arguments yields nothing: the proxy judges it under its own
+// tool id, which no analyzer watches. Arguments that are not a JSON
+// object (empty means {}), name a key twice in one object (parsers
+// disagree on which value wins; JSON text inside a command tool's string
+// too), or exceed MaxDepth or MaxStrings (strings found inside strings
+// count), are an error matching ErrArguments; the proxy refuses the call.
 // Descriptions and annotations of the tool are never consulted.
 func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, error) {
 	var root any = map[string]any{}
@@ -243,10 +231,11 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 	}
 	var vals []value
 	arrays := 0
-	if err := walk(root, "", 0, 0, &vals, &arrays); err != nil {
+	if err := walk(root, "", false, 0, 0, &vals, &arrays); err != nil {
 		return nil, err
 	}
-	v := verbOf(tool)
+	t := toolOf(tool)
+	v := t.verb
 	var out []toolwall.Call
 	add := func(tool string, in any) {
 		b, _ := json.Marshal(in) // maps of strings always marshal
@@ -267,17 +256,24 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 		}
 	}
 
-	// Shell commands: strings under a command name, argv arrays.
+	// Shell commands: strings under a command name, argv arrays. In a
+	// runner that states a language, a code argument that is also a
+	// command name (script) is code in that language, judged below.
+	var langs []string
+	if t.commands {
+		langs = languages(t, vals)
+	}
 	var argvTail []string
 	for _, x := range vals {
 		if slices.Contains(argvKeys, x.key) && x.array != 0 {
 			argvTail = append(argvTail, quote(x.s))
 		}
 	}
+	var cmds []string
 	argv := map[int][]string{}
 	var order []int
 	for _, x := range vals {
-		if !slices.Contains(commandKeys, x.key) {
+		if !slices.Contains(commandKeys, x.key) || len(langs) > 0 && slices.Contains(codeKeys, x.key) {
 			continue
 		}
 		if x.array != 0 {
@@ -287,26 +283,24 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 			argv[x.array] = append(argv[x.array], quote(x.s))
 			continue
 		}
-		cmd := x.s
-		if len(argvTail) > 0 {
-			cmd += " " + strings.Join(argvTail, " ")
-		}
-		bash(cmd, cwd)
+		cmds = append(cmds, strings.Join(append([]string{x.s}, argvTail...), " "))
 	}
 	for _, id := range order {
-		bash(strings.Join(argv[id], " "), cwd)
+		cmds = append(cmds, strings.Join(argv[id], " "))
 	}
-	if v == verbShell && len(out) == 0 && len(argvTail) > 0 {
+	if t.commands && len(cmds) == 0 && len(argvTail) > 0 {
 		// run_program {"args": ["rm", "-rf", "~"]}
-		bash(strings.Join(argvTail, " "), cwd)
+		cmds = append(cmds, strings.Join(argvTail, " "))
 	}
-	if v == verbShell && len(out) == 0 {
-		// A shell tool whose command is under a name not listed
-		// ({"c": "rm -rf ~"}): every other string may be the command.
-		for _, x := range vals {
-			if !known(x.key) && x.s != "" {
-				bash(x.s, cwd)
-			}
+	if t.commands {
+		// Every other string may be what runs: {"text": "rm -rf ~"},
+		// {"c": …}, {"language": "python", "code": …}.
+		if err := commandCalls(t, langs, cmds, vals, func(cmd string) { bash(cmd, cwd) }); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, cmd := range cmds {
+			bash(cmd, cwd)
 		}
 	}
 
@@ -328,8 +322,8 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 	var srcs, dsts, plain []string
 	content, hasContent := "", false
 	for _, x := range vals {
-		if x.s == "" || looksLikeURL(x.s) {
-			continue
+		if x.s == "" || looksLikeURL(x.s) || t.commands && slices.Contains(codeKeys, x.key) {
+			continue // a runner's "source" is code, judged above
 		}
 		switch {
 		case slices.Contains(sourceKeys, x.key):
@@ -338,9 +332,9 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 			dsts = append(dsts, abs(x.s))
 		case slices.Contains(pathKeys, x.key):
 			plain = append(plain, abs(x.s))
-		case slices.Contains(contentKeys, x.key) && x.array == 0:
+		case slices.Contains(contentKeys, x.key) && x.array == 0 && !t.commands:
 			content, hasContent = content+x.s, true
-		case !known(x.key) && v != verbShell && (strings.HasPrefix(x.s, "/") || strings.HasPrefix(x.s, "~/")):
+		case !known(x.key) && !t.commands && (strings.HasPrefix(x.s, "/") || strings.HasPrefix(x.s, "~/")):
 			// A path under a name not listed ({"p": "~/.bashrc"}).
 			plain = append(plain, abs(x.s))
 		}
@@ -372,7 +366,22 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 			add(toolwall.ToolWrite, map[string]string{"file_path": pth, "content": content})
 		}
 	}
-	return out, nil
+	return unique(out), nil
+}
+
+// unique drops repeated calls (the same string under two arguments, a
+// command that is also its own argv), keeping the first of each.
+func unique(calls []toolwall.Call) []toolwall.Call {
+	var out []toolwall.Call
+	seen := map[string]bool{}
+	for _, c := range calls {
+		k := c.Tool + "\x00" + c.Cwd + "\x00" + string(c.Input)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // uniqueKeys refuses an object that names a key twice: parsers disagree

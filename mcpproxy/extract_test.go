@@ -126,3 +126,24 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkExtract: the mapping every proxied tools/call goes through,
+// for a shell command with a description, a code runner's Python and a
+// file write.
+func BenchmarkExtract(b *testing.B) {
+	calls := []struct {
+		tool string
+		args json.RawMessage
+	}{
+		{"run_command", json.RawMessage(`{"command":"git status --short","description":"show the changes","cwd":"/w"}`)},
+		{"run_code", json.RawMessage(`{"language":"python","code":"import json\nprint(json.dumps({'a': 1}))"}`)},
+		{"write_file", json.RawMessage(`{"path":"src/a.go","content":"package a\n"}`)},
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c := calls[i%len(calls)]
+		if _, err := mcpproxy.Extract(c.tool, c.args, places); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/mcpproxy/mcprules"
 )
 
 // DefaultTimeout bounds one decision (4 s, as the hook's); past it the
@@ -28,8 +29,9 @@ const DefaultTimeout = 4 * time.Second
 // RuleToolListChanged is the id under which a changed tool list is
 // reported and recorded (the audit record's finding): a tool whose name,
 // description, schemas or annotations differ from the first listing, a
-// tool added after it, or one removed ("rug pull").
-const RuleToolListChanged = "mcp.tool-list-changed"
+// tool added after it, or one removed ("rug pull"). It is listed by
+// `toolwall rules` from package mcprules.
+const RuleToolListChanged = mcprules.ToolListChanged
 
 // Options configure a Proxy.
 type Options struct {
@@ -342,7 +344,7 @@ func (p *Proxy) report(ctx context.Context, changes []Change) {
 	}
 	reason := fmt.Sprintf("The MCP server %q changed its tool list after the first listing (%s). A tool that changes its description or schema after it was approved can smuggle new instructions to the model (a \"rug pull\"); review the server before relying on it.", p.opts.Name, strings.Join(parts, ", "))
 	p.log.Warn("toolwall mcp-proxy: tool list changed after the first listing", "server", p.opts.Name, "changes", strings.Join(parts, ", "))
-	f := toolwall.Finding{Analyzer: "mcpproxy", Rule: RuleToolListChanged, Category: "mcp", Score: 0.4, Action: toolwall.Warn, Reason: reason}
+	f := toolwall.Finding{Analyzer: mcprules.Analyzer, Rule: RuleToolListChanged, Category: "mcp", Score: 0.4, Action: toolwall.Warn, Reason: reason}
 	rec := audit.Record{
 		ID: audit.NewID(), At: time.Now().UTC(), Driver: "mcp-proxy", Session: p.opts.Session,
 		Tool:    ToolID(p.opts.Name, "tools/list"),

@@ -235,7 +235,7 @@ func TestListPassesThrough(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if !slices.Equal(names, []string{"change_tools", "fetch", "run_command", "write_file"}) {
+	if !slices.Equal(names, []string{"change_tools", "fetch", "run_code", "run_command", "send_keys", "type_text", "write_file"}) {
 		t.Errorf("tools %v", names)
 	}
 }

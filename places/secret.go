@@ -233,7 +233,13 @@ func classify(p string) place {
 		// Docker and Kubernetes mount secrets and service-account tokens here.
 		return place{class: Credential}
 	}
-	comps := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	var buf [16]string // most paths have fewer components: no allocation
+	comps := buf[:0]
+	for rest, more := strings.TrimPrefix(p, "/"), true; more; {
+		var c string
+		c, rest, more = strings.Cut(rest, "/")
+		comps = append(comps, c)
+	}
 	// Directory components, innermost first: the nearest one decides.
 	for i := len(comps) - 1; i >= 0; i-- {
 		if pl, ok := classifyDir(comps[i], comps[i+1:], comps[:i], strings.HasPrefix(p, "/")); ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -105,7 +106,11 @@ type job struct {
 	ctx   context.Context
 	cur   *loaded
 	calls []toolwall.Call
-	out   chan []decided // buffered: a worker never blocks on it
+	// got[i] is the verdict of calls[i] once done counts past i: a batch
+	// past its time limit keeps the verdicts reached before it.
+	got  []decided
+	done atomic.Int32
+	out  chan struct{} // closed when every call is decided
 }
 
 // decided is a verdict with the time the engine took to reach it.
@@ -124,13 +129,13 @@ func (s *Server) work() {
 		case <-s.quit:
 			return
 		case j := <-s.jobs:
-			out := make([]decided, len(j.calls))
 			for i, c := range j.calls {
 				start := time.Now()
-				out[i].v = s.decideSafely(j.ctx, j.cur, c)
-				out[i].took = time.Since(start)
+				v := s.decideSafely(j.ctx, j.cur, c)
+				j.got[i] = decided{v: v, took: time.Since(start)}
+				j.done.Store(int32(i + 1))
 			}
-			j.out <- out
+			close(j.out)
 		}
 	}
 }
@@ -152,25 +157,26 @@ func (s *Server) decideSafely(ctx context.Context, cur *loaded, call toolwall.Ca
 // decided in order by one worker, so each sees what the ones before it
 // left in session memory; calls of different sessions, and calls without
 // one, are spread over up to GOMAXPROCS workers. A call not decided
-// within the limit, or whose evaluation panicked, is denied. A job that
-// overruns leaves its worker busy, so a replacement is started.
+// within the limit, or whose evaluation panicked, is denied; the calls
+// decided before the limit keep their verdicts. A job that overruns
+// leaves its worker busy, so a replacement is started.
 func (s *Server) evaluate(ctx context.Context, cur *loaded, calls []toolwall.Call) []decided {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	out := make([]decided, len(calls))
 	bins := plan(calls, s.spread)
-	pending := make([]chan []decided, len(bins))
+	pending := make([]*job, len(bins))
 	sent := 0
 send:
 	for i, b := range bins {
-		j := job{ctx: ctx, cur: cur, calls: make([]toolwall.Call, len(b)), out: make(chan []decided, 1)}
+		j := &job{ctx: ctx, cur: cur, calls: make([]toolwall.Call, len(b)), got: make([]decided, len(b)), out: make(chan struct{})}
 		for k, at := range b {
 			j.calls[k] = calls[at]
 		}
 		select {
 		case s.jobs <- j:
-			pending[i], sent = j.out, i+1
+			pending[i], sent = j, i+1
 		case <-ctx.Done():
 			break send
 		}
@@ -178,13 +184,16 @@ send:
 	late := toolwall.Refusal("server", toolwall.RuleTimeout, fmt.Sprintf("toolwall could not finish checking this call within %v, so it is refused rather than let through unchecked. Retry.", s.opts.Timeout))
 	for i, b := range bins {
 		var vs []decided
-		if i < sent {
+		if j := pending[i]; i < sent {
 			select {
-			case vs = <-pending[i]:
+			case <-j.out:
+				vs = j.got
 			case <-ctx.Done():
 				select {
-				case vs = <-pending[i]: // finished at the same moment
+				case <-j.out: // finished at the same moment
+					vs = j.got
 				default:
+					vs = j.got[:j.done.Load()]
 					go s.work()
 				}
 			}

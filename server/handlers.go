@@ -188,11 +188,19 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any, schema fu
 			return false
 		}
 	}
+	tooLarge := fmt.Sprintf("the body is larger than %d bytes; split the work into smaller calls", s.opts.MaxBody)
+	if r.ContentLength > s.opts.MaxBody {
+		// Declared too large: refused before reading it (and the
+		// connection closed, so the client need not send it).
+		w.Header().Set("Connection", "close")
+		s.fail(w, http.StatusRequestEntityTooLarge, "too_large", tooLarge)
+		return false
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
 	if err := Decode(r.Body, v); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			s.fail(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the body is larger than %d bytes; split the work into smaller calls", s.opts.MaxBody))
+			s.fail(w, http.StatusRequestEntityTooLarge, "too_large", tooLarge)
 		} else {
 			s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
 		}
@@ -621,7 +629,10 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request, _ string) {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Second)
 		defer cancel()
 		if _, err := s.store.Turn(ctx, "toolwall/readyz"); err != nil {
-			s.fail(w, http.StatusServiceUnavailable, "unavailable", "session store unavailable: "+err.Error())
+			// /readyz needs no token: the error (a database's address,
+			// user, socket path) goes to the log, not to the caller.
+			s.log.Warn("toolwall serve: not ready: session store unavailable", "err", err)
+			s.fail(w, http.StatusServiceUnavailable, "unavailable", "session store unavailable (the server's log says why)")
 			return
 		}
 	}

@@ -81,6 +81,14 @@ func newMetrics() *metrics {
 	for a := range m.byAction {
 		m.byAction[a] = m.decisions.WithLabelValues(toolwall.Action(a).String())
 	}
+	// Every store operation and reload result is listed from the start, at
+	// 0, so an alert on a rate sees the series before the first failure.
+	for _, op := range storeOps {
+		m.storeErrors.WithLabelValues(op)
+	}
+	for _, r := range []string{"ok", "unchanged", "error"} {
+		m.reloads.WithLabelValues(r)
+	}
 	m.reg.MustRegister(m.decisions, m.ruleHits, m.decisionTime, m.requests, m.requestTime,
 		m.storeErrors, m.auditErrors, m.auditUnmatched, m.panics, m.reloads, m.policyLoaded, cache,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -151,7 +151,7 @@ type Server struct {
 	reloadMu  sync.Mutex // one reload at a time
 	draining  atomic.Bool
 
-	jobs      chan job      // decisions for the workers
+	jobs      chan *job     // decisions for the workers
 	spread    int           // the most workers one batch uses
 	quit      chan struct{} // closed by Close
 	closeOnce sync.Once
@@ -221,7 +221,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.install(cfg, version)
 	s.routes()
-	s.jobs, s.quit, s.spread = make(chan job), make(chan struct{}), runtime.GOMAXPROCS(0)
+	s.jobs, s.quit, s.spread = make(chan *job), make(chan struct{}), runtime.GOMAXPROCS(0)
 	for range 4 * s.spread {
 		go s.work()
 	}

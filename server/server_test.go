@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"net"
@@ -261,6 +262,18 @@ func TestOversized(t *testing.T) {
 	if code, data := send(t, srv.url, small); code != http.StatusOK {
 		t.Errorf("after an oversized body: %d %s", code, data)
 	}
+	// A body declared too large is refused at once, before it is sent.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", api.PathDecide, tokA, 1<<20)
+	conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil || resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body declared at 1 MiB: %v %v, want 413 before it is sent", resp, err)
+	}
 }
 
 // TestChainsPerTenant: a download recorded under one token arms the
@@ -463,6 +476,31 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestBatchTimeout: in a batch past the limit, the calls decided before
+// it keep their verdicts; only the rest are denied gate.timeout.
+func TestBatchTimeout(t *testing.T) {
+	st := &slowStore{Store: session.NewMemory(session.Options{}), delay: 500 * time.Millisecond}
+	srv := start(t, server.Options{Store: st, Timeout: 100 * time.Millisecond})
+	body := json.RawMessage(`{"calls":[` +
+		`{"tool":"Bash","input":{"command":"git status"},"session":"s","cwd":"/w"},` +
+		`{"tool":"Bash","input":{"command":"pwd"},"session":"s","cwd":"/w"},` +
+		`{"tool":"Bash","input":{"command":"curl -o /w/x.sh https://example.com/x"},"session":"s","cwd":"/w"},` +
+		`{"tool":"Bash","input":{"command":"git reset --hard"},"session":"s","cwd":"/w"}]}`)
+	code, data := send(t, srv.url, requestCase{Path: api.PathDecideBatch, Body: body})
+	var ds api.Decisions
+	if err := json.Unmarshal(data, &ds); code != 200 || err != nil || len(ds.Decisions) != 4 {
+		t.Fatalf("batch: %d %s", code, data)
+	}
+	var got []string
+	for _, d := range ds.Decisions {
+		got = append(got, d.Action.String()+" "+strings.Join(d.Rules, ","))
+	}
+	want := []string{"allow ", "allow ", "deny gate.timeout", "deny gate.timeout"}
+	if !slices.Equal(got, want) {
+		t.Errorf("batch past the limit: %q, want %q", got, want)
+	}
+}
+
 // TestRecordStoreFailure: when the store fails to record, /v1/record
 // answers 503 so the client retries, and the failure is counted.
 func TestRecordStoreFailure(t *testing.T) {
@@ -541,6 +579,10 @@ func TestMetrics(t *testing.T) {
 		`toolwall_decision_rules_total{action="deny",rule="rm.dangerous-target"} 1`,
 		`toolwall_decision_duration_seconds_count 3`,
 		`toolwall_http_requests_total{code="200",endpoint="decide"} 3`,
+		`toolwall_store_errors_total{op="append"} 0`,
+		`toolwall_store_errors_total{op="history"} 0`,
+		`toolwall_policy_reloads_total{result="error"} 0`,
+		`toolwall_policy_loaded_timestamp_seconds`,
 		`go_goroutines`,
 	} {
 		if !strings.Contains(m, want) {
@@ -625,5 +667,30 @@ func TestJudgedElsewhere(t *testing.T) {
 	}
 	if d.Action.String() != "ask" || !slices.Contains(d.Rules, "rm.project-subtree") {
 		t.Errorf("rm -rf testdata in %s: %s %v, want ask rm.project-subtree", dir, d.Action, d.Rules)
+	}
+}
+
+// downStore is a session store whose database cannot be reached.
+type downStore struct{ session.Store }
+
+func (downStore) Turn(context.Context, string) (int, error) {
+	return 0, errors.New("failed to connect to user=toolwall database=fleet host=/run/secret-socket")
+}
+
+// TestReady: /readyz answers 200 with a working store, and 503 without
+// naming the store's error (it needs no token) when the store is down.
+func TestReady(t *testing.T) {
+	for _, c := range []struct {
+		store session.Store
+		code  int
+	}{
+		{session.NewMemory(session.Options{}), http.StatusOK},
+		{downStore{session.NewMemory(session.Options{})}, http.StatusServiceUnavailable},
+	} {
+		srv := start(t, server.Options{Store: c.store})
+		code, data := send(t, srv.url, requestCase{Method: http.MethodGet, Path: api.PathReady, Token: "none"})
+		if code != c.code || strings.Contains(string(data), "fleet") || strings.Contains(string(data), "secret-socket") {
+			t.Errorf("/readyz with %T: %d %s", c.store, code, data)
+		}
 	}
 }

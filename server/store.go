@@ -11,6 +11,10 @@ import (
 	"github.com/toolwall/toolwall/session"
 )
 
+// storeOps are the operations observed counts failures of, by name (the
+// op label of toolwall_store_errors_total).
+var storeOps = []string{"turn", "advance_turn", "append", "history", "note_refusal", "refusals", "stage", "commit", "prune"}
+
 // observed wraps the session store: it counts failures by operation and
 // hands each failure to the request it happened in (see withSlot), so
 // /v1/record can answer 503 when the call did not reach memory (the

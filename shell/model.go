@@ -273,18 +273,31 @@ func cutText(t string, n int) string {
 // String returns the argv values joined by single spaces (a dynamic part
 // is shown as "$…").
 func (c *Command) String() string {
+	if len(c.Args) == 1 {
+		return c.Args[0].shown()
+	}
+	n := len(c.Args)
+	for _, w := range c.Args {
+		n += len(w.shown())
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, w := range c.Args {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		if w.Dynamic {
-			b.WriteString(w.Raw)
-		} else {
-			b.WriteString(w.Value)
-		}
+		b.WriteString(w.shown())
 	}
 	return b.String()
+}
+
+// shown is w as String writes it: the raw text of a dynamic word, else
+// its value.
+func (w Word) shown() string {
+	if w.Dynamic {
+		return w.Raw
+	}
+	return w.Value
 }
 
 // Func is a function definition seen in the script.

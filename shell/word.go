@@ -66,10 +66,46 @@ func braceWords(x *syntax.Word) (words []*syntax.Word, ok bool) {
 
 // wordBuf accumulates a word's value while tracking what is dynamic.
 type wordBuf struct {
-	b      strings.Builder
+	b      text
 	dyn    bool
 	prefix string
 	glob   bool
+}
+
+// text builds a string like strings.Builder, but keeps a text written in
+// one piece as it is: most words are one literal, which then costs no
+// copy.
+type text struct {
+	one  string          // the text while it is one piece
+	more strings.Builder // the text once a second piece came
+}
+
+func (t *text) spill() {
+	if t.one != "" {
+		t.more.WriteString(t.one)
+		t.one = ""
+	}
+}
+
+func (t *text) WriteString(s string) {
+	if t.one == "" && t.more.Len() == 0 {
+		t.one = s
+		return
+	}
+	t.spill()
+	t.more.WriteString(s)
+}
+
+func (t *text) WriteByte(c byte) error {
+	t.spill()
+	return t.more.WriteByte(c)
+}
+
+func (t *text) String() string {
+	if t.more.Len() == 0 {
+		return t.one
+	}
+	return t.more.String()
 }
 
 func (x *wordBuf) dynamic() {
@@ -258,6 +294,15 @@ func (w *walker) part(p syntax.WordPart, b *wordBuf, q quoting, f *frame, subs *
 // unquotedLit removes backslash quoting from an unquoted literal and marks
 // unescaped pattern characters.
 func unquotedLit(b *wordBuf, s string) {
+	if strings.IndexByte(s, '\\') < 0 {
+		// Nothing to remove: the literal is the text (a ] after the
+		// first [ makes a bracket expression).
+		if i := strings.IndexByte(s, '['); strings.ContainsAny(s, "*?") || i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0 {
+			b.glob = true
+		}
+		b.b.WriteString(s)
+		return
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {

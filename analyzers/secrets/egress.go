@@ -848,6 +848,11 @@ func (s *state) transfer(c *shell.Command, sk *sink) bool {
 // az storage blob upload -f): when an operand is remote (scheme://… or
 // remote:path), the local ones are sent. It reports whether c uploads.
 func (s *state) cloudCopy(c *shell.Command, sk *sink) bool {
+	switch c.Name {
+	case "aws", "gsutil", "gcloud", "rclone", "azcopy", "az":
+	default:
+		return false // the words below are read only for these
+	}
 	ops := commandWords(c)
 	if len(ops) == 0 {
 		return false

@@ -113,6 +113,11 @@ func printsSecret(c *shell.Command) bool {
 	if p := c.Inv.Program(); p != nil && p.Prints == "secret" && c.Inv.Holds(p.PrintsIf) {
 		return true
 	}
+	switch c.Name {
+	case "aws", "gcloud", "az", "vault", "pass", "gopass":
+	default:
+		return false // the words below are read only for these
+	}
 	ops := commandWords(c)
 	has := func(words ...string) bool {
 		if len(ops) < len(words) {

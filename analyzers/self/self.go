@@ -72,11 +72,13 @@ func New(files Files) *analysis.Analyzer {
 		}
 	}
 	rel := slices.Clone(files.Home)
-	// The files under a home, for the home of the last call (a process
-	// judges calls of one home; a server's tenants may differ).
+	// The files under a home, and Claude Code's settings files, for the
+	// home and project of the last call (a process judges calls of one
+	// home and project; a server's tenants may differ).
 	type homed struct {
-		home string
-		own  []string
+		home, project string
+		own, ask      []string
+		at            []hostPath
 	}
 	var last atomic.Pointer[homed]
 	sets := hostSettings{list: slices.Clone(files.Settings), first: map[string]bool{}}
@@ -90,19 +92,21 @@ func New(files Files) *analysis.Analyzer {
 		Doc:   "refuses changes to toolwall's own configuration, state and binary; asks before changes to Claude Code's settings",
 		Tools: []string{toolwall.ToolBash, toolwall.ToolWrite, toolwall.ToolEdit, toolwall.ToolMultiEdit, toolwall.ToolNotebookEdit},
 		Run: func(_ context.Context, in *analysis.Input, r *analysis.Report) {
-			own := clean
-			if h := in.Call.Home; h != "" && len(rel) > 0 {
-				if l := last.Load(); l != nil && l.home == h {
-					own = l.own
-				} else {
-					own = slices.Clone(clean)
-					for _, p := range rel {
-						own = append(own, path.Join(h, p))
+			h, p := in.Call.Home, in.Call.Project
+			l := last.Load()
+			if l == nil || l.home != h || l.project != p {
+				l = &homed{home: h, project: p, own: clean, ask: settings(in.Call), at: sets.under(h, p)}
+				if h != "" && len(rel) > 0 {
+					l.own = slices.Clone(clean)
+					for _, f := range rel {
+						l.own = append(l.own, path.Join(h, f))
 					}
-					last.Store(&homed{h, own})
 				}
+				last.Store(l)
 			}
-			run(own, sets, in, r)
+			here := sets
+			here.at = l.at
+			run(l.own, l.ask, here, in, r)
 		},
 	}
 }
@@ -206,19 +210,25 @@ func globMatch(pattern, name string, tree bool) bool {
 	if len(pattern) > 512 {
 		return false
 	}
-	pe, ne := strings.Split(pattern, "/"), strings.Split(name, "/")
-	if len(pe) > len(ne) || len(pe) < len(ne) && !tree {
-		return false
-	}
-	for i := range pe {
-		if strings.HasPrefix(ne[i], ".") && !strings.HasPrefix(pe[i], ".") {
+	for {
+		pe, prest, pmore := strings.Cut(pattern, "/")
+		ne, nrest, nmore := strings.Cut(name, "/")
+		if strings.HasPrefix(ne, ".") && !strings.HasPrefix(pe, ".") {
 			return false
 		}
-		if ok, err := path.Match(pe[i], ne[i]); err != nil || !ok {
+		if ok, err := path.Match(pe, ne); err != nil || !ok {
 			return false
 		}
+		switch {
+		case !pmore && !nmore:
+			return true
+		case !pmore:
+			return tree // name goes on below what the pattern matched
+		case !nmore:
+			return false // the pattern goes deeper than name
+		}
+		pattern, name = prest, nrest
 	}
-	return true
 }
 
 // weakens reports whether chmod mode can take away what toolwall needs of
@@ -261,11 +271,40 @@ func weakens(mode, f string) bool {
 type hostSettings struct {
 	list  []Setting
 	first map[string]bool
+	// at are the files of list under a call's home and project, in the
+	// order touchesHosts tries them (each file, under the home, then the
+	// project).
+	at []hostPath
 }
 
-func run(own []string, sets hostSettings, in *analysis.Input, r *analysis.Report) {
+// hostPath is one host's settings file under a base directory.
+type hostPath struct {
+	path, host, base string
+}
+
+// under lists the files of sets under home and project.
+func (sets hostSettings) under(home, project string) []hostPath {
+	var out []hostPath
+	for _, s := range sets.list {
+		for _, base := range [2]string{home, project} {
+			if base != "" {
+				out = append(out, hostPath{path: path.Join(base, s.Path), host: s.Host, base: base})
+			}
+		}
+	}
+	return out
+}
+
+// inside returns p's path below dir, and whether p is below dir.
+func inside(p, dir string) (string, bool) {
+	if len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir) {
+		return p[len(dir)+1:], true
+	}
+	return "", false
+}
+
+func run(own, ask []string, sets hostSettings, in *analysis.Input, r *analysis.Report) {
 	call := in.Call
-	ask := settings(call)
 	report := func(what func() string, target, owner string, deny bool) {
 		if deny {
 			r.Add(toolwall.Finding{Rule: RuleTamper, Category: "self", Score: 0.95, Action: toolwall.Deny,
@@ -391,10 +430,9 @@ func aimed(pattern string) bool {
 // host's name. A plain file is looked up directly; a tree or a pattern
 // is matched against every file.
 func (t target) touchesHosts(sets hostSettings, call toolwall.Call) (string, string, bool) {
-	bases := [2]string{call.Home, call.Project}
 	if !t.tree && !strings.ContainsAny(t.path, "*?[") {
-		for _, base := range bases {
-			rel, ok := strings.CutPrefix(t.path, base+"/")
+		for _, base := range [2]string{call.Home, call.Project} {
+			rel, ok := inside(t.path, base)
 			if base == "" || !ok {
 				continue
 			}
@@ -411,22 +449,17 @@ func (t target) touchesHosts(sets hostSettings, call toolwall.Call) (string, str
 		}
 		return "", "", false
 	}
-	for _, s := range sets.list {
-		for _, base := range bases {
-			if base == "" {
+	for _, h := range sets.at {
+		if t.tree && len(t.names) == 0 {
+			// Only a tree inside a settings file's own directory
+			// counts (touchesSettings): it lies under the base.
+			rel, ok := inside(t.path, h.base)
+			if first, _, _ := strings.Cut(rel, "/"); !ok || !sets.first[first] {
 				continue
 			}
-			if t.tree && len(t.names) == 0 {
-				// Only a tree inside a settings file's own directory
-				// counts (touchesSettings): it lies under the base.
-				rel, ok := strings.CutPrefix(t.path, base+"/")
-				if first, _, _ := strings.Cut(rel, "/"); !ok || !sets.first[first] {
-					continue
-				}
-			}
-			if f, ok := t.touchesSettings([]string{path.Join(base, s.Path)}, call.Home); ok {
-				return f, s.Host, true
-			}
+		}
+		if f, ok := t.touchesSettings([]string{h.path}, call.Home); ok {
+			return f, h.host, true
 		}
 	}
 	return "", "", false

@@ -97,7 +97,7 @@ func judge(c *shell.Command, r *analysis.Report) {
 	if c.Name == "" {
 		return
 	}
-	x := cmd{c: c, name: strings.TrimSuffix(c.Name, ".exe")}
+	x := cmd{c: c, name: strings.TrimSuffix(c.Name, ".exe"), args: make([]string, 0, len(c.Args)-1)}
 	for _, a := range c.Args[1:] {
 		x.args = append(x.args, strings.ToLower(a.Value))
 	}

@@ -54,7 +54,7 @@ func scratchEnv(t *testing.T, extra ...string) []string {
 	home := t.TempDir()
 	return append(os.Environ(), append([]string{
 		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".state"),
-		"TOOLWALL_CONFIG=", "TOOLWALL_STATE=", "TOOLWALL_TOKEN=", "TOOLWALL_TOKEN_FILE=",
+		"TOOLWALL_CONFIG=", "TOOLWALL_STATE=", "TOOLWALL_TOKEN=", "TOOLWALL_TOKEN_FILE=", envUpstreamToken + "=",
 	}, extra...)...)
 }
 

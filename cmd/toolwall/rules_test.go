@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,5 +37,38 @@ func TestRulesVersionAndDisable(t *testing.T) {
 	hook := runHook(t, append(env, "TOOLWALL_CONFIG="+cfg), pre("s", "ls"))
 	if d := decision(t, hook); d.PermissionDecision != "deny" || !strings.Contains(d.PermissionDecisionReason, "git.reset-hrad") {
 		t.Errorf("hook with a misspelled disable: %+v", d)
+	}
+}
+
+// TestRulesMCP: `toolwall rules mcp.` lists the MCP proxy's own rule ids
+// (hooks and the proxy share one catalog), in the table and as JSON, and
+// the whole listing stays sorted by id with them in it.
+func TestRulesMCP(t *testing.T) {
+	out, err := exec.Command(bin, "rules", "mcp.").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "mcp.tool-list-changed") || !strings.Contains(string(out), "mcpproxy") || !strings.Contains(string(out), "rug pull") {
+		t.Errorf("rules mcp.: %v\n%s", err, out)
+	}
+	out, err = exec.Command(bin, "rules", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		ID        string   `json:"id"`
+		Analyzers []string `json:"analyzers"`
+		Action    string   `json:"action"`
+	}
+	if err := json.Unmarshal(out, &rows); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	found := false
+	for _, r := range rows {
+		ids = append(ids, r.ID)
+		if r.ID == "mcp.tool-list-changed" {
+			found = r.Action == "warn" && slices.Equal(r.Analyzers, []string{"mcpproxy"})
+		}
+	}
+	if !found || !slices.IsSorted(ids) || !slices.Contains(ids, "rm.dangerous-target") {
+		t.Errorf("rules --json: mcp.tool-list-changed found %v, sorted %v, %d rules", found, slices.IsSorted(ids), len(ids))
 	}
 }

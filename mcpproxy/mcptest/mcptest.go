@@ -73,6 +73,22 @@ func NewServer(logPath string) *mcp.Server {
 			}
 			return text(fmt.Sprintf("wrote %d bytes to %s", len(content), path)), nil
 		})
+	s.AddTool(&mcp.Tool{Name: "run_code", Description: "Runs code in a language.", InputSchema: json.RawMessage(`{"type":"object","properties":{"language":{"type":"string"},"code":{"type":"string"}},"required":["code"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			logCall(req)
+			a := args(req)
+			return text(fmt.Sprintf("would run %v: %v", a["language"], a["code"])), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "send_keys", Description: "Types keys into a terminal pane.", InputSchema: json.RawMessage(`{"type":"object","properties":{"pane":{"type":"string"},"keys":{"type":"string"}},"required":["keys"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			logCall(req)
+			return text(fmt.Sprintf("would type: %v", args(req)["keys"])), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "type_text", Description: "Types text where the keyboard focus is.", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			logCall(req)
+			return text(fmt.Sprintf("would type: %v", args(req)["text"])), nil
+		})
 	fetch := func(desc string) *mcp.Tool {
 		return &mcp.Tool{Name: "fetch", Description: desc, InputSchema: json.RawMessage(`{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`)}
 	}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
-	"github.com/toolwall/toolwall/mcpproxy/mcprules"
+	"github.com/toolwall/toolwall/internal/mcprules"
 )
 
 // DefaultTimeout bounds one decision (4 s, as the hook's); past it the

@@ -104,11 +104,11 @@ type program struct {
 }
 
 // commandsOf returns the shell text of every command the program hands to
-// a shell or runs, in order. Parts only known at run time are runtimeHole.
-// budget bounds the tokens looked at (arguments of nested calls are looked
-// at once per call); used is what the reading took, ok false when it ran
-// out.
-func commandsOf(l lang, src string, budget int) (out []string, used int, ok bool) {
+// a shell or runs, in order, and the files it writes (see writes). Parts
+// only known at run time are runtimeHole. budget bounds the tokens looked
+// at (arguments of nested calls are looked at once per call); used is
+// what the reading took, ok false when it ran out.
+func commandsOf(l lang, src string, budget int) (out []string, writes []codeWrite, used int, ok bool) {
 	p := &program{l: l, toks: lex(l, src), modules: map[string]string{}, budget: budget}
 	p.budget -= len(p.toks)
 	p.imports()
@@ -126,7 +126,10 @@ func commandsOf(l lang, src string, budget int) (out []string, used int, ok bool
 			}
 		}
 	}
-	return out, budget - p.budget, p.budget >= 0
+	if p.budget >= 0 {
+		writes = p.writes()
+	}
+	return out, writes, budget - p.budget, p.budget >= 0
 }
 
 // imports records Python import aliases and whether a Node program

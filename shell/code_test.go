@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,8 +22,13 @@ type codeCase struct {
 }
 
 func loadCode(t testing.TB) []codeCase {
+	return loadCodeFile(t, "code.tsv")
+}
+
+// loadCodeFile reads a case file of loadCode's format from testdata.
+func loadCodeFile(t testing.TB, name string) []codeCase {
 	t.Helper()
-	fh, err := os.Open("testdata/code.tsv")
+	fh, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,21 +44,21 @@ func loadCode(t testing.TB) []codeCase {
 		}
 		cols := strings.Split(l, "\t")
 		if len(cols) < 2 {
-			t.Fatalf("code.tsv:%d: want at least 2 columns, got %d", n, len(cols))
+			t.Fatalf("%s:%d: want at least 2 columns, got %d", name, n, len(cols))
 		}
 		lg, ok := langNames[cols[0]]
 		if !ok {
-			t.Fatalf("code.tsv:%d: unknown language %q", n, cols[0])
+			t.Fatalf("%s:%d: unknown language %q", name, n, cols[0])
 		}
 		src, err := strconv.Unquote(cols[1])
 		if err != nil {
-			t.Fatalf("code.tsv:%d: program: %v", n, err)
+			t.Fatalf("%s:%d: program: %v", name, n, err)
 		}
 		c := codeCase{line: n, l: lg, src: src}
 		for _, q := range cols[2:] {
 			want, err := strconv.Unquote(q)
 			if err != nil {
-				t.Fatalf("code.tsv:%d: command: %v", n, err)
+				t.Fatalf("%s:%d: column: %v", name, n, err)
 			}
 			c.want = append(c.want, want)
 		}
@@ -68,7 +74,7 @@ func loadCode(t testing.TB) []codeCase {
 // (testdata/code.tsv).
 func TestCommandsOf(t *testing.T) {
 	for _, c := range loadCode(t) {
-		got, _, ok := commandsOf(c.l, c.src, DefaultMaxNodes)
+		got, _, _, ok := commandsOf(c.l, c.src, DefaultMaxNodes)
 		if !ok {
 			t.Errorf("code.tsv:%d: over budget", c.line)
 		}
@@ -90,11 +96,11 @@ func FuzzCommandsOf(f *testing.F) {
 	f.Fuzz(func(t *testing.T, l uint8, src string) {
 		lg := lang(l%uint8(langPHP)) + 1
 		start := time.Now()
-		a, _, _ := commandsOf(lg, src, DefaultMaxNodes)
+		a, aw, _, _ := commandsOf(lg, src, DefaultMaxNodes)
 		if d := time.Since(start); d > time.Second {
 			t.Fatalf("commandsOf took %v on %d bytes", d, len(src))
 		}
-		if b, _, _ := commandsOf(lg, src, DefaultMaxNodes); !reflect.DeepEqual(a, b) {
+		if b, bw, _, _ := commandsOf(lg, src, DefaultMaxNodes); !reflect.DeepEqual(a, b) || !reflect.DeepEqual(aw, bw) {
 			t.Fatalf("commandsOf(%q) not deterministic: %q vs %q", src, a, b)
 		}
 	})
@@ -117,5 +123,28 @@ func BenchmarkCommandsOf(b *testing.B) {
 				commandsOf(p.l, p.src, DefaultMaxNodes)
 			}
 		})
+	}
+}
+
+// TestCodeWrites reads the files inline programs write
+// (testdata/codewrites.tsv: each write as "w PATH" or "a PATH", a path
+// below the home written "~/…").
+func TestCodeWrites(t *testing.T) {
+	for _, c := range loadCodeFile(t, "codewrites.tsv") {
+		_, writes, _, ok := commandsOf(c.l, c.src, DefaultMaxNodes)
+		var got []string
+		for _, w := range writes {
+			mode, home := "w", ""
+			if w.appends {
+				mode = "a"
+			}
+			if w.home {
+				home = "~"
+			}
+			got = append(got, mode+" "+home+w.path.text)
+		}
+		if !ok || !slices.Equal(got, c.want) {
+			t.Errorf("codewrites.tsv:%d: writes of %q\n got %q\nwant %q", c.line, c.src, got, c.want)
+		}
 	}
 }

@@ -20,7 +20,8 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 // nesting depth, command count, syntax nodes). The gate denies: the input
 // is not something an agent needs to run.
 type LimitError struct {
-	// Limit names the bound: "bytes", "depth", "commands" or "nodes".
+	// Limit names the bound: "bytes", "depth", "commands", "nodes" or
+	// "code writes" (MaxCodeWrites).
 	Limit string
 	// Max is the bound that was exceeded.
 	Max int

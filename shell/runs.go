@@ -224,11 +224,18 @@ func (w *walker) code(cmd *Command, text Word, lang string, f frame, fromStdin b
 		if l == langNone {
 			return
 		}
-		texts, used, ok := commandsOf(l, text.Value, w.opt.MaxNodes-w.nodes)
+		texts, writes, used, ok := commandsOf(l, text.Value, w.opt.MaxNodes-w.nodes)
 		w.nodes += used
 		if !ok {
 			w.fail(&LimitError{Limit: "nodes", Max: w.opt.MaxNodes})
 			return
+		}
+		if len(writes) > MaxCodeWrites {
+			w.fail(&LimitError{Limit: "code writes", Max: MaxCodeWrites})
+			return
+		}
+		for _, cw := range writes {
+			w.codeEffect(cmd, cw)
 		}
 		for _, t := range texts {
 			if w.err != nil {
@@ -242,6 +249,31 @@ func (w *walker) code(cmd *Command, text Word, lang string, f frame, fromStdin b
 			w.runProgram(t, cmd.Cwd, ch)
 		}
 	}
+}
+
+// codeEffect adds to cmd the effect of a file cw its program writes: a
+// Writes or Appends of its path, resolved as an operand is (a path below
+// an unknown home, or known only from its start, is a dynamic word with
+// that start).
+func (w *walker) codeEffect(cmd *Command, cw codeWrite) {
+	text := cw.path.text
+	dyn := cw.path.dyn || strings.Contains(text, runtimeHole)
+	if cw.home {
+		if w.opt.Home == "" {
+			text, dyn = runtimeHole+text, true
+		} else {
+			text = w.opt.Home + text
+		}
+	}
+	word := Word{Raw: text, Value: text, Prefix: text, Dynamic: dyn}
+	if dyn {
+		word.Prefix, _, _ = strings.Cut(text, runtimeHole)
+	}
+	kind := Writes
+	if cw.appends {
+		kind = Appends
+	}
+	effectsOf{c: cmd, out: &cmd.Effects}.add(kind, word, programs.Write, "code", nil)
 }
 
 // stdinCode reads the static text cmd reads on standard input as its

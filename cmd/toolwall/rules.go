@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall/engine"
-	"github.com/toolwall/toolwall/mcpproxy/mcprules"
+	"github.com/toolwall/toolwall/internal/mcprules"
 	"github.com/toolwall/toolwall/policy"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolwall/toolwall/engine"
-	"github.com/toolwall/toolwall/mcpproxy/mcprules"
+	"github.com/toolwall/toolwall/internal/mcprules"
 )
 
 // TestList: the proxy's rule ids are sorted, unique, under "mcp.", each

@@ -1,0 +1,371 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// This file finds the files an inline program opens for writing, so that
+// `python3 -c 'open("/home/u/.bashrc","a").write(…)'` is judged as
+// `echo … >> /home/u/.bashrc` is: the command gets a Writes or Appends
+// effect on the path, and every analyzer that judges writes (persistence
+// places, toolwall's own files, keys) sees it. Like the rest of the code
+// reading it is a reading of tokens: a path built at run time beyond the
+// forms below is not seen.
+
+// MaxCodeWrites bounds the distinct files one inline program may be
+// seen to write; a program past it is refused as too large to check
+// (shell.limit) rather than judged on some of its writes.
+const MaxCodeWrites = 64
+
+// codeWrite is a file a program writes: its path as a literal
+// (runtimeHole for what is only known at run time), below the home
+// directory when home is set (then path is "" or starts with "/"), and
+// whether it appends.
+type codeWrite struct {
+	path    lit
+	home    bool
+	appends bool
+}
+
+// writes returns the files the program opens for writing with a path
+// whose start is known:
+//
+//   - Python: open(path, mode) and io/codecs.open with a mode holding w,
+//     a, x or +; pathlib.Path(path).write_text / write_bytes /
+//     open(mode) (also after .expanduser()), (Path.home() / name).
+//   - Node: fs writeFile, appendFile (and their Sync forms),
+//     createWriteStream.
+//   - Ruby: File.write / binwrite, IO.write, File.open / File.new with a
+//     write mode.
+//   - Perl: open(FH, '>' | '>>' | '+<' | '+>', path), open(FH, ">path").
+//   - PHP: file_put_contents (FILE_APPEND appends), fopen with a mode
+//     holding w, a, x, c or +.
+//
+// A path is a string expression as expr reads it; expanduser,
+// expand_path, os.homedir(), Path.home() and $HOME / os.environ["HOME"]
+// at its start make it home-relative.
+func (p *program) writes() []codeWrite {
+	var out []codeWrite
+	t := p.toks
+	for i := 0; i+1 < len(t); i++ {
+		if t[i].kind != tokIdent || t[i+1].text != "(" || t[i+1].kind != tokPunct || !writers[strings.ToLower(t[i].text)] {
+			continue
+		}
+		args := splitArgs(t[i+2 : closeOf(t, i+1)])
+		name := t[i].text
+		method := i > 0 && t[i-1].kind == tokPunct && (t[i-1].text == "." || t[i-1].text == ":" || t[i-1].text == ">")
+		switch p.l {
+		case langPython:
+			switch {
+			case name == "open" && !method || name == "open" && (p.qualifier(i) == "io" || p.qualifier(i) == "codecs"):
+				if len(args) > 0 {
+					if m, ok := p.mode(args, 1, "mode"); ok {
+						out = p.addWrite(out, args[0], m, "wax+")
+					}
+				}
+			case method && (name == "write_text" || name == "write_bytes" || name == "open"):
+				if v, home, ok := p.pathlibOf(i - 1); ok {
+					m := "w"
+					if name == "open" {
+						if m, ok = p.mode(args, 0, "mode"); !ok {
+							continue
+						}
+					}
+					if strings.ContainsAny(m, "wax+") {
+						out = append(out, codeWrite{path: v, home: home, appends: strings.Contains(m, "a")})
+					}
+				}
+			}
+		case langNode:
+			switch name {
+			case "writeFile", "writeFileSync", "createWriteStream":
+				if len(args) > 0 {
+					out = p.addWrite(out, args[0], "w", "w")
+				}
+			case "appendFile", "appendFileSync":
+				if len(args) > 0 {
+					out = p.addWrite(out, args[0], "a", "a")
+				}
+			}
+		case langRuby:
+			if !method || p.qualifier(i) != "File" && p.qualifier(i) != "IO" {
+				continue
+			}
+			switch name {
+			case "write", "binwrite":
+				if len(args) > 0 {
+					out = p.addWrite(out, args[0], "w", "w")
+				}
+			case "open", "new":
+				if len(args) > 1 {
+					if m, ok := p.mode(args, 1, "mode"); ok {
+						out = p.addWrite(out, args[0], m, "wa+")
+					}
+				}
+			}
+		case langPerl:
+			if name != "open" || method || len(args) < 2 {
+				continue
+			}
+			m := p.expr(args[1])
+			switch {
+			case len(args) >= 3 && !m.dyn:
+				mode := strings.TrimSpace(m.text)
+				if strings.HasPrefix(mode, ">") || strings.HasPrefix(mode, "+") {
+					out = p.addWrite(out, args[2], mode, ">+")
+				}
+			case len(args) == 2 && strings.HasPrefix(strings.TrimSpace(m.text), ">"):
+				// Two-argument open: the mode leads the path.
+				mode := ">"
+				rest := strings.TrimSpace(m.text)[1:]
+				if strings.HasPrefix(rest, ">") {
+					mode, rest = ">>", rest[1:]
+				}
+				out = append(out, codeWrite{path: lit{strings.TrimSpace(rest), m.dyn}, appends: mode == ">>"})
+			}
+		case langPHP:
+			switch strings.ToLower(name) {
+			case "file_put_contents":
+				if len(args) > 0 {
+					m := "w"
+					if len(args) > 2 && containsIdent(args[2], "FILE_APPEND") {
+						m = "a"
+					}
+					out = p.addWrite(out, args[0], m, "wa")
+				}
+			case "fopen":
+				if len(args) > 1 {
+					if m, ok := p.mode(args, 1, ""); ok {
+						out = p.addWrite(out, args[0], m, "waxc+")
+					}
+				}
+			}
+		}
+	}
+	return distinct(out)
+}
+
+// distinct drops repeated writes (the same path, place and mode).
+func distinct(ws []codeWrite) []codeWrite {
+	var out []codeWrite
+	for _, w := range ws {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+		if len(out) > MaxCodeWrites {
+			break
+		}
+	}
+	return out
+}
+
+// writers are the names writes looks at (lower case), so that it splits
+// the arguments of no other call.
+var writers = map[string]bool{
+	"open": true, "write_text": true, "write_bytes": true, "writefile": true, "writefilesync": true,
+	"createwritestream": true, "appendfile": true, "appendfilesync": true, "write": true, "binwrite": true,
+	"new": true, "file_put_contents": true, "fopen": true,
+}
+
+// mode returns the mode argument of a call: the positional argument at
+// index at, else the keyword argument kw (Python mode=, Ruby mode:); ok
+// is false when it is absent (the default mode reads) or not a literal.
+func (p *program) mode(args [][]token, at int, kw string) (string, bool) {
+	for _, a := range args {
+		if kw != "" && len(a) >= 3 && a[0].kind == tokIdent && a[0].text == kw && (a[1].text == "=" || a[1].text == ":") {
+			m := p.expr(a[2:])
+			return m.text, !m.dyn
+		}
+	}
+	pos := 0
+	for _, a := range args {
+		if len(a) >= 2 && a[0].kind == tokIdent && (a[1].text == "=" || a[1].text == ":") {
+			continue // a keyword argument
+		}
+		if pos == at {
+			m := p.expr(a)
+			return m.text, !m.dyn
+		}
+		pos++
+	}
+	return "", false
+}
+
+// addWrite appends the write of path (argument tokens) when mode holds
+// one of the letters of writing.
+func (p *program) addWrite(out []codeWrite, path []token, mode, writing string) []codeWrite {
+	if !strings.ContainsAny(mode, writing) {
+		return out
+	}
+	v, home := p.pathOf(path)
+	return append(out, codeWrite{path: v, home: home, appends: strings.Contains(mode, "a") || strings.HasPrefix(mode, ">>")})
+}
+
+// pathOf evaluates a path argument: a string expression; home is set
+// when it starts at the home directory (then v is what follows it).
+// Python, Node, Ruby, Perl and PHP open "~/x" as written, a directory
+// named "~": only the forms below reach the home.
+func (p *program) pathOf(a []token) (v lit, home bool) {
+	n := len(a)
+	if n >= 3 && a[n-1].text == ")" {
+		for j := 0; j+1 < n; j++ {
+			if a[j].span > 0 {
+				j = closeOf(a, j) // only the argument's own level: linear in all
+				continue
+			}
+			if a[j].kind != tokIdent || a[j+1].text != "(" || closeOf(a, j+1) != n-1 {
+				continue
+			}
+			switch a[j].text {
+			case "expanduser", "expand_path":
+				// os.path.expanduser("~/x"), File.expand_path("~/x").
+				return tilde(p.expr(a[j+2 : n-1]))
+			case "join":
+				// os.path.join(os.path.expanduser("~"), ".bashrc"),
+				// path.join(os.homedir(), ".bashrc").
+				if j == 0 || a[j-1].text != "." {
+					continue
+				}
+				var parts []string
+				for k, arg := range splitArgs(a[j+2 : n-1]) {
+					part, h := p.pathOf(arg)
+					switch {
+					case k == 0 && h:
+						home = true
+					case k == 0 && homeStart(arg):
+						home, part = true, lit{"", false}
+					}
+					if k > 0 || part.text != "" {
+						parts = append(parts, part.text)
+					}
+					v.dyn = v.dyn || part.dyn
+				}
+				v.text = strings.Join(parts, "/")
+				if home && v.text != "" && !strings.HasPrefix(v.text, "/") {
+					v.text = "/" + v.text
+				}
+				return v, home
+			}
+		}
+	}
+	if p.l == langPython {
+		// Path.home() / ".bashrc" (pathlib's / operator).
+		for j := 0; j+3 < n; j++ {
+			if a[j].span > 0 {
+				j = closeOf(a, j)
+				continue
+			}
+			if a[j].kind == tokIdent && a[j].text == "home" && a[j+1].text == "(" && a[j+2].text == ")" && a[j+3].text == "/" {
+				rest, _ := p.pathOf(a[j+4:])
+				return lit{"/" + rest.text, rest.dyn}, true
+			}
+		}
+	}
+	v = p.expr(a)
+	if homeStart(a) && strings.HasPrefix(v.text, runtimeHole) {
+		// os.environ["HOME"] + "/.bashrc", os.homedir() + "/.bashrc".
+		v.text = strings.TrimPrefix(v.text, runtimeHole)
+		return lit{v.text, strings.Contains(v.text, runtimeHole)}, true
+	}
+	return v, false
+}
+
+// tilde reads a literal the way expanduser does: "~" and "~/…" are the
+// home directory.
+func tilde(v lit) (lit, bool) {
+	if v.text == "~" || strings.HasPrefix(v.text, "~/") {
+		return lit{v.text[1:], v.dyn}, true
+	}
+	return v, false
+}
+
+// homeStart reports an expression whose first operand is the home
+// directory: os.homedir(), Path.home(), os.environ["HOME"],
+// os.getenv("HOME"), $ENV{HOME}, getenv('HOME').
+func homeStart(a []token) bool {
+	for j := 0; j < len(a); j++ {
+		x := a[j]
+		switch {
+		case x.kind == tokIdent && (x.text == "homedir" || x.text == "home" || x.text == "HOME" || x.text == "getenv" || x.text == "environ" || x.text == "ENV"):
+			if x.text == "homedir" || x.text == "home" || x.text == "HOME" {
+				return true
+			}
+			// getenv("HOME"), environ["HOME"], $ENV{HOME}: the name
+			// inside the brackets that follow.
+			if j+2 < len(a) && a[j+1].span > 0 {
+				inner := a[j+2 : closeOf(a, j+1)]
+				return len(inner) == 1 && inner[0].text == "HOME"
+			}
+		case x.kind == tokString:
+			return false // a literal came first
+		case x.kind == tokPunct && x.text == "+":
+			return false // the first operand ended
+		case x.span > 0:
+			j = closeOf(a, j) // a call's arguments (require('os')) are not the operand
+		}
+	}
+	return false
+}
+
+// maxPathTokens bounds how far back pathlibOf looks for the start of
+// the path a method is called on (a path is a few tokens; the bound keeps
+// a program of many calls linear).
+const maxPathTokens = 64
+
+// pathlibOf returns the path of a pathlib path whose method is called at
+// the "." token dot: Path("x").write_text(…), also
+// Path("~/x").expanduser().write_text(…) and (Path.home() / "x").
+func (p *program) pathlibOf(dot int) (v lit, home, ok bool) {
+	t := p.toks
+	j := dot - 1    // the ")" closing what the method is called on
+	expand := false // .expanduser() was called on the path
+	for j >= 0 && t[j].text == ")" {
+		open := -1
+		for k := j - 1; k >= max(0, j-maxPathTokens); k-- {
+			if t[k].text == "(" && closeOf(t, k) == j {
+				open = k
+				break
+			}
+		}
+		if open < 0 {
+			return lit{}, false, false
+		}
+		switch {
+		case open == 0 || t[open-1].kind != tokIdent:
+			// A parenthesized expression: (Path.home() / "x").
+			inner := t[open+1 : j]
+			if len(inner) > 0 && inner[0].kind == tokIdent && (inner[0].text == "Path" || inner[0].text == "pathlib") {
+				v, home := p.pathOf(inner)
+				return v, home, true
+			}
+			return lit{}, false, false
+		case t[open-1].text == "expanduser" || t[open-1].text == "resolve" || t[open-1].text == "absolute":
+			expand = expand || t[open-1].text == "expanduser"
+			if open < 2 || t[open-2].text != "." {
+				return lit{}, false, false
+			}
+			j = open - 3
+		case t[open-1].text == "Path" || t[open-1].text == "PosixPath" || t[open-1].text == "PurePath":
+			v, h := p.pathOf(t[open+1 : j])
+			if expand && !h {
+				// expanduser() on the path: "~/x" is the home's x.
+				v, h = tilde(v)
+			}
+			return v, h, true
+		default:
+			return lit{}, false, false
+		}
+	}
+	return lit{}, false, false
+}
+
+// containsIdent reports whether a holds the name id.
+func containsIdent(a []token, id string) bool {
+	for _, x := range a {
+		if x.kind == tokIdent && x.text == id {
+			return true
+		}
+	}
+	return false
+}

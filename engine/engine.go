@@ -30,8 +30,9 @@ type Places uint8
 const (
 	// Layout protects the default install layout under each call's home
 	// only (see DefaultFiles) and asks nothing of this machine's files:
-	// no path is looked up, and git is not asked whether it could restore
-	// a deleted project subtree (analyzers.Elsewhere). The zero value:
+	// no path is looked up, no project .toolwall.toml is read
+	// (policy.Elsewhere), and git is not asked whether it could restore a
+	// deleted project subtree (analyzers.Elsewhere). The zero value:
 	// eval, corpus tests, benchmarks and the decision server (whose calls
 	// run on the agents' machines) judge against it on any machine.
 	Layout Places = iota
@@ -39,9 +40,9 @@ const (
 	// file, the state database, the running executable and a "toolwall"
 	// in every PATH directory, and judges paths as they are on this
 	// machine: a delete of a path that does not exist loses nothing
-	// (analysis.Input.Exists, from os.Lstat), and git in the project is
-	// asked whether a deleted subtree could be restored. The CLI's check
-	// and every hook use it.
+	// (analysis.Input.Exists, from os.Lstat), the project's .toolwall.toml
+	// applies, and git in the project is asked whether a deleted subtree
+	// could be restored. The CLI's check and every hook use it.
 	Installed
 )
 
@@ -195,7 +196,10 @@ func New(opts Options) *Engine {
 		files.Own = append(installedFiles(cfg, opts.ConfigPath, e.state), opts.Protect...)
 		exists = lstat
 	}
-	e.policy = policy.New(cfg)
+	e.policy = policy.Elsewhere(cfg)
+	if opts.Places == Installed {
+		e.policy = policy.New(cfg) // the project's .toolwall.toml is on this machine
+	}
 	var tracked func(context.Context, string, string) bool
 	builtin := analyzers.Elsewhere()
 	if opts.Places == Installed {

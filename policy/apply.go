@@ -26,6 +26,9 @@ import (
 // Recheck). Safe for concurrent use.
 type Policy struct {
 	base *Config
+	// elsewhere: calls run on another machine (or on synthetic places),
+	// so no project file is read here.
+	elsewhere bool
 
 	mu    sync.Mutex
 	cache map[string]projectEntry
@@ -55,10 +58,21 @@ func New(c *Config) *Policy {
 	return &Policy{base: c, cache: map[string]projectEntry{}}
 }
 
+// Elsewhere returns a policy of c for calls that run on another machine
+// or on synthetic places (the decision server, toolwall eval): a
+// project's path names a directory there, so no project file is read
+// here and the operator layers apply alone.
+func Elsewhere(c *Config) *Policy {
+	p := New(c)
+	p.elsewhere = true
+	return p
+}
+
 // For returns the configuration for calls in project: the operator
-// layers with the project's file over them (see Config.ForProject).
+// layers with the project's file over them (see Config.ForProject), or
+// the operator layers alone for a policy made by Elsewhere.
 func (p *Policy) For(project string) (*Config, error) {
-	if project == "" || !filepath.IsAbs(project) {
+	if project == "" || !filepath.IsAbs(project) || p.elsewhere {
 		return p.base, nil
 	}
 	now := time.Now()

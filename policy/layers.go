@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -94,7 +93,7 @@ func (c *Config) ForProject(project string) (*Config, error) {
 		return c, nil
 	}
 	path := filepath.Join(project, ProjectFile)
-	data, err := os.ReadFile(path)
+	data, err := readFile(path, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
@@ -166,7 +165,7 @@ func (c *Config) withProject(path string, data []byte) (*Config, error) {
 // thresholdSource names the operator file that set a threshold.
 func (c *Config) thresholdSource(key string) string {
 	for i := len(c.Layers) - 1; i >= 0; i-- {
-		data, err := os.ReadFile(c.Layers[i].Path)
+		data, err := readFile(c.Layers[i].Path, false)
 		if err != nil {
 			continue
 		}

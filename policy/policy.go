@@ -188,7 +188,7 @@ func LoadFiles(f Files) (*Config, error) {
 		if l.path == "" {
 			continue
 		}
-		data, err := os.ReadFile(l.path)
+		data, err := readFile(l.path, false)
 		if errors.Is(err, fs.ErrNotExist) && !l.explicit {
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -667,6 +668,25 @@ func TestJudgedElsewhere(t *testing.T) {
 	}
 	if d.Action.String() != "ask" || !slices.Contains(d.Rules, "rm.project-subtree") {
 		t.Errorf("rm -rf testdata in %s: %s %v, want ask rm.project-subtree", dir, d.Action, d.Rules)
+	}
+	// A project file at the call's project path on this machine is not
+	// the agent's: neither a broken one nor a FIFO is read.
+	for _, kind := range []string{"broken", "fifo"} {
+		proj := t.TempDir()
+		file := filepath.Join(proj, ".toolwall.toml")
+		if kind == "broken" {
+			err = os.WriteFile(file, []byte("[thresholds\n"), 0o600)
+		} else {
+			err = syscall.Mkfifo(file, 0o600)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls, _ := json.Marshal(map[string]string{"command": "ls"})
+		d, err = c.Decide(context.Background(), api.Call{Tool: "Bash", Input: ls, Cwd: proj, Project: proj, Home: "/home/u"})
+		if err != nil || d.Action.String() != "allow" {
+			t.Errorf("ls in a project whose file here is %s: %s %v (%v), want allow", kind, d.Action, d.Rules, err)
+		}
 	}
 }
 

@@ -8,44 +8,53 @@ import (
 	"unicode/utf8"
 )
 
-// maxKeyDepth is the deepest nesting DuplicateKey reads, as deep as
+// maxKeyDepth is the deepest nesting AmbiguousKey reads, as deep as
 // encoding/json decodes (10,000); below it nothing more is reported.
 const maxKeyDepth = 10000
 
-// DuplicateKey reports a member name that appears twice in one object of
-// the JSON value in, at any depth, and that name. Names are compared as
-// encoding/json matches them to a struct's fields: after unescaping and
-// without regard to case ("command", "Command" and "\u0063ommand" are
-// one name). Decoders disagree on such an input — encoding/json and
-// JavaScript keep the last member, others the first, a struct decoder
-// may take either spelling — so the value judged need not be the value
-// that runs ({"command":"ls","command":"rm -rf ~"}); the gate refuses
-// such a tool input (input.malformed), as the MCP proxy refuses such
-// arguments. Input that is not valid JSON is read as far as it can be;
-// the answer for it is unspecified (every reader of it refuses it).
-func DuplicateKey(in []byte) (string, bool) {
-	d := dupScan{in: in}
+// AmbiguousKey reports an object member name, at any depth of the JSON
+// value in, that decoders read differently, and why:
+//
+//   - "twice": two names of one object that some decoder takes for one
+//     name. Names are compared after unescaping, cut at a NUL (C decoders
+//     such as cJSON keep a name as a C string), without regard to case
+//     (encoding/json matches struct fields so, Java's equalsIgnoreCase
+//     also takes the dotless ı and the dotted İ for i). Decoders keep the
+//     first, the last or either spelling of such a pair, so the value
+//     judged need not be the value that runs
+//     ({"command":"ls","Command":"rm -rf ~"}).
+//   - "unreadable": a name that is not valid UTF-8, or whose escapes
+//     decode to no character (a lone surrogate \ud800): decoders replace,
+//     drop or keep such bytes, so "comm\xffand" is "command" to some.
+//
+// The name returned is the second of a pair, or the unreadable one, as
+// encoding/json decodes it. The gate refuses a tool input holding one
+// (input.ambiguous-key); the MCP proxy refuses such arguments. Input that
+// is not valid JSON is read as far as it can be; the answer for it is
+// unspecified (the gate refuses it as input.malformed).
+func AmbiguousKey(in []byte) (name, why string, found bool) {
+	d := keyScan{in: in}
 	d.value(0)
-	return d.key, d.found
+	return d.name, d.why, d.why != ""
 }
 
-// dupScan walks a JSON text, stopping at the first duplicate name or at
+// keyScan walks a JSON text, stopping at the first ambiguous name or at
 // anything it cannot read.
-type dupScan struct {
-	in    []byte
-	i     int
-	key   string
-	found bool
+type keyScan struct {
+	in   []byte
+	i    int
+	name string
+	why  string
 }
 
-func (d *dupScan) blank() {
+func (d *keyScan) blank() {
 	for d.i < len(d.in) && (d.in[d.i] == ' ' || d.in[d.i] == '\t' || d.in[d.i] == '\n' || d.in[d.i] == '\r') {
 		d.i++
 	}
 }
 
 // value reads one value at d.i; false stops the walk.
-func (d *dupScan) value(depth int) bool {
+func (d *keyScan) value(depth int) bool {
 	d.blank()
 	if d.i >= len(d.in) || depth > maxKeyDepth {
 		return false
@@ -83,7 +92,7 @@ func (d *dupScan) value(depth int) bool {
 }
 
 // str moves past the string starting at d.i.
-func (d *dupScan) str() bool {
+func (d *keyScan) str() bool {
 	for j := d.i + 1; j < len(d.in); j++ {
 		switch d.in[j] {
 		case '\\':
@@ -96,12 +105,19 @@ func (d *dupScan) str() bool {
 	return false
 }
 
+// key is one member name of an object: its raw text between the quotes,
+// and, for a name that is not plain ASCII, its folded form (foldKey).
+type key struct {
+	raw    []byte
+	folded string
+}
+
 // object reads the object starting at d.i, comparing its names.
-func (d *dupScan) object(depth int) bool {
+func (d *keyScan) object(depth int) bool {
 	d.i++
-	var small [8][]byte
-	names := small[:0] // the raw names, between their quotes
-	var folded map[string]bool
+	var small [8]key
+	names := small[:0]
+	var byFold map[string]bool // past 8 names
 	for {
 		d.blank()
 		if d.i >= len(d.in) {
@@ -122,29 +138,35 @@ func (d *dupScan) object(depth int) bool {
 		if !d.str() {
 			return false
 		}
-		raw := d.in[start+1 : d.i-1]
-		if folded == nil && len(names) == len(small) {
-			folded = map[string]bool{}
+		k := key{raw: d.in[start+1 : d.i-1]}
+		if !plain(k.raw) {
+			var ok bool
+			if k.folded, ok = foldKey(k.raw); !ok {
+				d.name, d.why = unquote(k.raw), "unreadable"
+				return false
+			}
+		}
+		if byFold == nil && len(names) == len(small) {
+			byFold = map[string]bool{}
 			for _, n := range names {
-				folded[foldName(n)] = true
+				byFold[n.fold()] = true
 			}
 		}
 		dup := false
-		if folded != nil {
-			f := foldName(raw)
-			dup = folded[f]
-			folded[f] = true
+		if byFold != nil {
+			f := k.fold()
+			dup, byFold[f] = byFold[f], true
 		} else {
 			for _, n := range names {
-				if sameName(n, raw) {
+				if n.same(k) {
 					dup = true
 					break
 				}
 			}
-			names = append(names, raw)
+			names = append(names, k)
 		}
 		if dup {
-			d.key, d.found = unquote(raw), true
+			d.name, d.why = unquote(k.raw), "twice"
 			return false
 		}
 		d.blank()
@@ -158,42 +180,62 @@ func (d *dupScan) object(depth int) bool {
 	}
 }
 
-// plain reports a raw name with no escape and no byte beyond ASCII.
+// plain reports a raw name of printable ASCII without escapes: its text
+// is itself, and ASCII case folding compares it.
 func plain(raw []byte) bool {
 	for _, c := range raw {
-		if c == '\\' || c >= utf8.RuneSelf {
+		if c == '\\' || c < ' ' || c >= utf8.RuneSelf {
 			return false
 		}
 	}
 	return true
 }
 
-// sameName compares two raw names as encoding/json matches a field.
-func sameName(a, b []byte) bool {
-	if plain(a) && plain(b) {
-		return bytes.EqualFold(a, b)
+// fold is k's folded form.
+func (k key) fold() string {
+	if k.folded != "" || !plain(k.raw) {
+		return k.folded
 	}
-	return strings.EqualFold(unquote(a), unquote(b))
+	return string(bytes.ToUpper(k.raw))
 }
 
-// foldName is a raw name with each rune replaced by the least rune of
-// its case-folding orbit, for names compared by map: two names
-// strings.EqualFold calls equal fold to one string (k, K and the Kelvin
-// sign to K).
-func foldName(raw []byte) string {
-	if plain(raw) {
-		return string(bytes.ToUpper(raw))
+// same reports two names some decoder takes for one.
+func (k key) same(o key) bool {
+	if k.folded == "" && o.folded == "" && plain(k.raw) && plain(o.raw) {
+		return bytes.EqualFold(k.raw, o.raw)
+	}
+	return k.fold() == o.fold()
+}
+
+// foldKey is a raw name as AmbiguousKey compares it: unescaped, cut at a
+// NUL, each rune replaced by the least of its case-folding orbit (k, K
+// and the Kelvin sign by K) and ı, İ by I. ok is false for a name that is
+// not valid UTF-8 or whose escapes decode to no character.
+func foldKey(raw []byte) (string, bool) {
+	if !utf8.Valid(raw) {
+		return "", false
+	}
+	s := unquote(raw)
+	if strings.ContainsRune(s, utf8.RuneError) && !bytes.Contains(raw, []byte("\uFFFD")) {
+		return "", false // an escape that decodes to no character (\ud800)
+	}
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
 	}
 	return strings.Map(func(r rune) rune {
+		if r == 'ı' || r == 'İ' {
+			return 'I'
+		}
 		least := r
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 			least = min(least, f)
 		}
 		return least
-	}, unquote(raw))
+	}, s), true
 }
 
-// unquote is a raw name's text (invalid escapes kept as written).
+// unquote is a raw name's text as encoding/json decodes it (invalid
+// escapes kept as written).
 func unquote(raw []byte) string {
 	if plain(raw) {
 		return string(raw)

@@ -7,12 +7,13 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolwall/toolwall"
 )
 
-// TestDuplicateKey plays testdata/dupkeys.txt.
-func TestDuplicateKey(t *testing.T) {
+// TestAmbiguousKey plays testdata/dupkeys.txt.
+func TestAmbiguousKey(t *testing.T) {
 	f, err := os.Open("testdata/dupkeys.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -31,23 +32,37 @@ func TestDuplicateKey(t *testing.T) {
 		if !json.Valid([]byte(in)) {
 			t.Fatalf("not JSON: %s", in)
 		}
-		key, dup := toolwall.DuplicateKey([]byte(in))
+		key, _, dup := toolwall.AmbiguousKey([]byte(in))
 		got := "-"
 		if dup {
 			got = key
 		}
 		if got != want {
-			t.Errorf("DuplicateKey(%s) = %q, want %q", in, got, want)
+			t.Errorf("AmbiguousKey(%s) = %q, want %q", in, got, want)
 		}
-		if ref := duplicateByTokens([]byte(in)); ref != dup {
-			t.Errorf("DuplicateKey(%s) = %v, the token reading says %v", in, dup, ref)
+		if ref := ambiguousByTokens([]byte(in)); ref != dup {
+			t.Errorf("AmbiguousKey(%s) = %v, the token reading says %v", in, dup, ref)
 		}
 	}
 }
 
-// duplicateByTokens is DuplicateKey by encoding/json's token reading:
-// each object's names compared pairwise with strings.EqualFold.
-func duplicateByTokens(in []byte) bool {
+// sameByTokens compares two decoded names as AmbiguousKey does: cut at a
+// NUL, then strings.EqualFold, with ı and İ taken for i.
+func sameByTokens(a, b string) bool {
+	cut := func(s string) string {
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			s = s[:i]
+		}
+		return strings.NewReplacer("ı", "i", "İ", "i").Replace(s)
+	}
+	return strings.EqualFold(cut(a), cut(b))
+}
+
+// ambiguousByTokens is AmbiguousKey by encoding/json's token reading:
+// a decoded name holding U+FFFD (the decoder's mark for bytes that are
+// not UTF-8 or an escape of no character) is unreadable, and each
+// object's names are compared pairwise with sameByTokens.
+func ambiguousByTokens(in []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(in))
 	type frame struct {
 		object, key bool
@@ -68,8 +83,11 @@ func duplicateByTokens(in []byte) bool {
 				stack = stack[:len(stack)-1]
 			} else {
 				name := tok.(string)
+				if strings.ContainsRune(name, utf8.RuneError) {
+					return true
+				}
 				for _, n := range top.names {
-					if strings.EqualFold(n, name) {
+					if sameByTokens(n, name) {
 						return true
 					}
 				}
@@ -95,25 +113,25 @@ func duplicateByTokens(in []byte) bool {
 	}
 }
 
-// FuzzDuplicateKey holds DuplicateKey to the token reading on valid
+// FuzzAmbiguousKey holds AmbiguousKey to the token reading on valid
 // JSON, and to never panicking on anything.
-func FuzzDuplicateKey(f *testing.F) {
+func FuzzAmbiguousKey(f *testing.F) {
 	f.Add([]byte(`{"command":"ls","Command":"rm -rf ~"}`))
 	f.Add([]byte(`{"a":[{"x":1},{"x":2,"\u0078":3}]}`))
 	f.Add([]byte(`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"\u212a":1,"k":2}`))
 	f.Add([]byte(`{"a":`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		_, dup := toolwall.DuplicateKey(in)
-		if json.Valid(in) && dup != duplicateByTokens(in) {
-			t.Errorf("DuplicateKey(%q) = %v, the token reading disagrees", in, dup)
+		_, _, dup := toolwall.AmbiguousKey(in)
+		if json.Valid(in) && dup != ambiguousByTokens(in) {
+			t.Errorf("AmbiguousKey(%q) = %v, the token reading disagrees", in, dup)
 		}
 	})
 }
 
-// BenchmarkDuplicateKey reads a Bash call's input with a description.
-func BenchmarkDuplicateKey(b *testing.B) {
+// BenchmarkAmbiguousKey reads a Bash call's input with a description.
+func BenchmarkAmbiguousKey(b *testing.B) {
 	in := []byte(`{"command":"find . -name '*.go' | xargs grep -n \"TODO\"","description":"Find TODO comments"}`)
 	for b.Loop() {
-		toolwall.DuplicateKey(in)
+		toolwall.AmbiguousKey(in)
 	}
 }

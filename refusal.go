@@ -19,6 +19,10 @@ const (
 	RuleMalformed = "input.malformed"
 	// RuleConfig: toolwall's configuration is broken.
 	RuleConfig = "config.invalid"
+	// RuleAmbiguousKey: the tool input names a key that decoders read
+	// differently (see AmbiguousKey). The agent wrote it, so unlike
+	// RuleMalformed it counts toward chain.repeated-refusal.
+	RuleAmbiguousKey = "input.ambiguous-key"
 )
 
 // unswitchable are the ids outside gate.* and input.* that keep toolwall

@@ -250,11 +250,22 @@ func (t *timings) add(stage string) {
 // analyze runs the single-call analysis: the shell reading of a Bash call
 // and every analyzer watching the tool, each timed into t (nil: untimed).
 func (g *Gate) analyze(ctx context.Context, call toolwall.Call, t *timings) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
-	if key, dup := toolwall.DuplicateKey(call.Input); dup {
+	if len(call.Input) > 0 && !json.Valid(call.Input) {
 		return []toolwall.Finding{{
 			Analyzer: "gate", Rule: toolwall.RuleMalformed, Category: "input",
 			Score: 0.95, Action: toolwall.Deny,
-			Reason: fmt.Sprintf("The %s tool call's input names %q twice in one object; programs disagree on which value counts (some take the first, some the last, some ignore case), so what would run cannot be told. It is refused: send each argument once.", call.Tool, key),
+			Reason: fmt.Sprintf("The %s tool call's input is not valid JSON, so what it would do cannot be told; it is refused. Send the arguments as one JSON object.", call.Tool),
+		}}, nil, nil
+	}
+	if name, why, ok := toolwall.AmbiguousKey(call.Input); ok {
+		what := fmt.Sprintf("names %q twice in one object (as some programs read keys: in any case, or cut at a NUL byte)", name)
+		if why == "unreadable" {
+			what = fmt.Sprintf("has a key, %q, that is not valid UTF-8", name)
+		}
+		return []toolwall.Finding{{
+			Analyzer: "gate", Rule: toolwall.RuleAmbiguousKey, Category: "input",
+			Score: 0.95, Action: toolwall.Deny,
+			Reason: fmt.Sprintf("The %s tool call's input %s; programs disagree on which value counts, so what would run cannot be told. It is refused: send each argument once, under its plain name.", call.Tool, what),
 		}}, nil, nil
 	}
 	in := &analysis.Input{Call: call, Exists: g.exists}

@@ -20,6 +20,7 @@ func Rules() []analysis.Rule {
 		{ID: "chain.memory-off", Action: toolwall.Ask, Protects: "against completing a chain while session memory is unavailable (its first steps cannot be seen)", Example: ""},
 		{ID: "shell.limit", Action: toolwall.Deny, Protects: "the checker from commands too large or too deeply nested to read", Example: ""},
 		{ID: toolwall.RuleMalformed, Action: toolwall.Deny, Protects: "against tool calls and hook payloads that cannot be read", Example: `Bash {"cmd": "ls"}`},
+		{ID: toolwall.RuleAmbiguousKey, Action: toolwall.Deny, Protects: "against a tool input whose keys decoders read differently (a key given twice in any case, one cut at a NUL, one that is not UTF-8), so that the value judged is not the value that runs", Example: `Bash {"command": "ls", "Command": "rm -rf ~"}`},
 		{ID: toolwall.RuleInternal, Action: toolwall.Deny, Protects: "against letting a call through when toolwall fails while checking it", Example: ""},
 		{ID: toolwall.RuleCancelled, Action: toolwall.Deny, Protects: "against letting a call through whose check was cancelled", Example: ""},
 		{ID: toolwall.RuleTimeout, Action: toolwall.Deny, Protects: "against letting a call through whose check ran out of time (hooks answer before the host's timeout)", Example: ""},

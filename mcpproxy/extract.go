@@ -384,57 +384,21 @@ func unique(calls []toolwall.Call) []toolwall.Call {
 	return out
 }
 
-// uniqueKeys refuses an object that names a key twice: parsers disagree
-// on which value wins ({"command":"ls","command":"rm -rf ~"}), and the
-// value judged must be the value the server runs.
+// uniqueKeys refuses arguments holding a key that decoders read
+// differently (toolwall.AmbiguousKey: a key given twice in one object in
+// any case or cut at a NUL, a key that is not UTF-8): parsers disagree on
+// which value wins ({"command":"ls","Command":"rm -rf ~"}), and the value
+// judged must be the value the server runs. The gate refuses such a tool
+// input the same way.
 func uniqueKeys(args json.RawMessage) error {
-	dec := json.NewDecoder(bytes.NewReader(args))
-	type frame struct {
-		object bool
-		keys   map[string]bool
-		key    bool // the next token in this object is a key
+	name, why, ok := toolwall.AmbiguousKey(args)
+	switch {
+	case !ok:
+		return nil
+	case why == "unreadable":
+		return fmt.Errorf("%w: the key %q is not valid UTF-8", ErrArguments, name)
 	}
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil // io.EOF: done; a syntax error was reported by the decoding before
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if top != nil && top.object && top.key {
-			if d, ok := tok.(json.Delim); ok && d == '}' {
-				stack = stack[:len(stack)-1]
-				if len(stack) > 0 {
-					stack[len(stack)-1].key = stack[len(stack)-1].object
-				}
-				continue
-			}
-			k, _ := tok.(string)
-			if top.keys[k] {
-				return fmt.Errorf("%w: the key %q appears twice in one object", ErrArguments, k)
-			}
-			top.keys[k] = true
-			top.key = false
-			continue
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{object: true, keys: map[string]bool{}, key: true})
-			continue
-		case json.Delim('['):
-			stack = append(stack, &frame{})
-			continue
-		case json.Delim(']'), json.Delim('}'):
-			stack = stack[:len(stack)-1]
-		}
-		// A value ended: in an object the next token is a key.
-		if len(stack) > 0 && stack[len(stack)-1].object {
-			stack[len(stack)-1].key = true
-		}
-	}
+	return fmt.Errorf("%w: the key %q appears twice in one object (as some decoders compare keys)", ErrArguments, name)
 }
 
 // quote quotes s as one shell word.

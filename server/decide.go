@@ -136,6 +136,24 @@ func (s *Server) work() {
 				j.done.Store(int32(i + 1))
 			}
 			close(j.out)
+			if s.leave() {
+				return // a replacement took this worker's place while it overran
+			}
+		}
+	}
+}
+
+// leave reports whether a worker should stop: one more worker runs than
+// the server keeps (a replacement for one that overran), so the first to
+// finish a job leaves.
+func (s *Server) leave() bool {
+	for {
+		n := s.extra.Load()
+		if n <= 0 {
+			return false
+		}
+		if s.extra.CompareAndSwap(n, n-1) {
+			return true
 		}
 	}
 }
@@ -194,6 +212,7 @@ send:
 					vs = j.got
 				default:
 					vs = j.got[:j.done.Load()]
+					s.extra.Add(1)
 					go s.work()
 				}
 			}

@@ -188,19 +188,21 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any, schema fu
 			return false
 		}
 	}
-	tooLarge := fmt.Sprintf("the body is larger than %d bytes; split the work into smaller calls", s.opts.MaxBody)
+	tooLarge := func() string {
+		return fmt.Sprintf("the body is larger than %d bytes; split the work into smaller calls", s.opts.MaxBody)
+	}
 	if r.ContentLength > s.opts.MaxBody {
 		// Declared too large: refused before reading it (and the
 		// connection closed, so the client need not send it).
 		w.Header().Set("Connection", "close")
-		s.fail(w, http.StatusRequestEntityTooLarge, "too_large", tooLarge)
+		s.fail(w, http.StatusRequestEntityTooLarge, "too_large", tooLarge())
 		return false
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
 	if err := Decode(r.Body, v); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			s.fail(w, http.StatusRequestEntityTooLarge, "too_large", tooLarge)
+			s.fail(w, http.StatusRequestEntityTooLarge, "too_large", tooLarge())
 		} else {
 			s.fail(w, http.StatusBadRequest, "bad_request", err.Error())
 		}
@@ -631,7 +633,11 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request, _ string) {
 		if _, err := s.store.Turn(ctx, "toolwall/readyz"); err != nil {
 			// /readyz needs no token: the error (a database's address,
 			// user, socket path) goes to the log, not to the caller.
-			s.log.Warn("toolwall serve: not ready: session store unavailable", "err", err)
+			if now := time.Now().UnixNano(); now-s.notReadyLogged.Load() > int64(10*time.Second) {
+				// /readyz needs no token: at most one line per 10 s.
+				s.notReadyLogged.Store(now)
+				s.log.Warn("toolwall serve: not ready: session store unavailable", "err", err)
+			}
 			s.fail(w, http.StatusServiceUnavailable, "unavailable", "session store unavailable (the server's log says why)")
 			return
 		}

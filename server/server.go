@@ -151,6 +151,12 @@ type Server struct {
 	reloadMu  sync.Mutex // one reload at a time
 	draining  atomic.Bool
 
+	// notReadyLogged is when /readyz last logged a store failure (Unix
+	// nanoseconds).
+	notReadyLogged atomic.Int64
+	// extra counts workers started to replace one a job overran; each
+	// leaves when its job ends.
+	extra     atomic.Int32
 	jobs      chan *job     // decisions for the workers
 	spread    int           // the most workers one batch uses
 	quit      chan struct{} // closed by Close

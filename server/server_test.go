@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -499,6 +500,17 @@ func TestBatchTimeout(t *testing.T) {
 	want := []string{"allow ", "allow ", "deny gate.timeout", "deny gate.timeout"}
 	if !slices.Equal(got, want) {
 		t.Errorf("batch past the limit: %q, want %q", got, want)
+	}
+	// Each overrun starts a replacement worker; the overrunning one leaves
+	// when its job ends, so the workers do not pile up.
+	time.Sleep(600 * time.Millisecond)
+	before := runtime.NumGoroutine()
+	for range 20 {
+		send(t, srv.url, requestCase{Path: api.PathDecide, Body: download})
+	}
+	time.Sleep(800 * time.Millisecond) // every slow history read has ended
+	if after := runtime.NumGoroutine(); after > before+8 {
+		t.Errorf("%d goroutines after 20 overruns, %d before: the replaced workers stayed", after, before)
 	}
 }
 

@@ -229,42 +229,60 @@ func verdictOf(v toolwall.Verdict) string {
 // loadCommands reads the commands of the single-call runs: the nl2bash
 // corpus (../../shared/corpora/benign/nl2bash.jsonl, or under
 // $TOOLWALL_CORPORA; 12,607 commands people wrote, credited in the
-// corpus's README) when present, else testdata/load-commands.txt; and
-// judges each with an engine of the server's default policy. It reads at
-// most limit commands (a run of limit decisions needs no more).
+// corpus's README) when present, else the everyday ones (see
+// everydayCommands); and judges each with an engine of the server's
+// default policy. It reads at most limit commands (a run of limit
+// decisions needs no more).
 func loadCommands(t *testing.T, limit int) workload {
 	t.Helper()
 	dir := os.Getenv("TOOLWALL_CORPORA")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "shared", "corpora")
 	}
+	source := filepath.Join(dir, "benign", "nl2bash.jsonl")
+	f, err := os.Open(source)
+	if err != nil {
+		return everydayCommands(t)
+	}
+	defer f.Close()
 	var cmds []string
-	w := workload{source: filepath.Join(dir, "benign", "nl2bash.jsonl")}
-	if f, err := os.Open(w.source); err == nil {
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() && len(cmds) < limit {
-			var rec struct {
-				Cmd string `json:"cmd"`
-			}
-			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-				t.Fatalf("%s: %v", w.source, err)
-			}
-			cmds = append(cmds, rec.Cmd)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() && len(cmds) < limit {
+		var rec struct {
+			Cmd string `json:"cmd"`
 		}
-	} else {
-		w.source = filepath.Join("testdata", "load-commands.txt")
-		b, err := os.ReadFile(w.source)
-		if err != nil {
-			t.Fatal(err)
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatalf("%s: %v", source, err)
 		}
-		for _, l := range strings.Split(string(b), "\n") {
-			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-				cmds = append(cmds, l)
-			}
+		cmds = append(cmds, rec.Cmd)
+	}
+	return judged(source, cmds)
+}
+
+// everydayCommands is the workload of testdata/load-commands.txt: 60
+// commands of everyday coding work (git, go, npm, ls, grep, …), each
+// decided afresh when the verdict cache is off.
+func everydayCommands(t *testing.T) workload {
+	t.Helper()
+	source := filepath.Join("testdata", "load-commands.txt")
+	b, err := os.ReadFile(source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			cmds = append(cmds, l)
 		}
 	}
+	return judged(source, cmds)
+}
+
+// judged is the workload of cmds, each with the verdict an engine of the
+// server's default policy reaches on it.
+func judged(source string, cmds []string) workload {
+	w := workload{source: source}
 	eng := engine.New(engine.Options{})
 	defer eng.Close()
 	for _, c := range cmds {
@@ -438,9 +456,9 @@ func TestLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test skipped in -short mode")
 	}
-	wl := loadCommands(t, envInt(envLoadDecisions, 3000))
+	wl, everyday := loadCommands(t, envInt(envLoadDecisions, 3000)), everydayCommands(t)
 	n := envInt(envLoadBatch, 100)
-	t.Logf("single-call commands: %d from %s; batches of %d", len(wl.inputs), wl.source, n)
+	t.Logf("single-call commands: %d from %s (everyday-*: %d from %s); batches of %d", len(wl.inputs), wl.source, len(everyday.inputs), everyday.source, n)
 	for _, c := range []struct {
 		name  string
 		cache int
@@ -450,6 +468,7 @@ func TestLoad(t *testing.T) {
 		{"memory/single-call/one-per-request", 0, "", singleCall(wl)},
 		{"memory/single-call/batch", 0, "", batched(wl, n)},
 		{"memory/single-call/batch-no-cache", -1, "", batched(wl, n)},
+		{"memory/single-call/everyday-batch-no-cache", -1, "", batched(everyday, n)},
 		{"memory/single-call/batch-audited", 0, "sqlite", batched(wl, n)},
 		{"memory/single-call/batch-audited-postgres", 0, "postgres", batched(wl, n)},
 	} {

@@ -150,8 +150,14 @@ func baseName(v string) string {
 	}
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; c >= 'A' && c <= 'Z' {
-			return strings.ToLower(v)
+			v = strings.ToLower(v)
+			break
 		}
+	}
+	if n := len(v) - len(".exe"); n > 0 && v[n:] == ".exe" {
+		// Windows (Git Bash, MSYS, WSL calling Windows programs) runs
+		// aws.exe as aws: the program is the one the catalog knows.
+		v = v[:n]
 	}
 	return v
 }

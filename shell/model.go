@@ -130,8 +130,9 @@ type Command struct {
 	// re-read body, else its words' source text joined by spaces. Reasons
 	// show it back to the model.
 	Text string
-	// Name is the lower-cased base name of Args[0].Value ("/usr/bin/RM" →
-	// "rm"); "" when Args[0] is Dynamic or there are no Args.
+	// Name is the lower-cased base name of Args[0].Value without a
+	// Windows ".exe" ("/usr/bin/RM" → "rm", "/c/Windows/curl.exe" →
+	// "curl"); "" when Args[0] is Dynamic or there are no Args.
 	Name string
 	// Wrappers lists unwrapped wrapper names in order ("sudo", "env", ...).
 	Wrappers []string

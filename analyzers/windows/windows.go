@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 		}
 		pwsh := in.Call.Tool == toolwall.ToolPowerShell
 		for _, c := range in.Script.Commands {
-			if !c.Remote && (pwsh || !posixName(c.Name)) {
+			if !c.Remote && (pwsh || !posixName(c.Name) || windowsSpelled(c)) {
 				judge(c, r)
 			}
 		}
@@ -33,6 +33,13 @@ var Analyzer = &analysis.Analyzer{
 // posixName reports a command name that is a different program on a
 // POSIX system than on Windows (format, net, sc, reg, cipher): in a Bash
 // call it is judged as Windows's only when written with .exe.
+// windowsSpelled reports a command written with its Windows file name
+// (format.exe): the reader names it format, and only the spelling says it
+// is Windows's.
+func windowsSpelled(c *shell.Command) bool {
+	return len(c.Args) > 0 && !c.Args[0].Dynamic && strings.HasSuffix(strings.ToLower(c.Args[0].Value), ".exe")
+}
+
 func posixName(name string) bool {
 	switch strings.ToLower(name) {
 	case "format", "net", "sc", "reg", "cipher":

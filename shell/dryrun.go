@@ -106,8 +106,7 @@ func needsDryRun(s *Script, file *syntax.File) bool {
 	if !dyn {
 		return false
 	}
-	ok := bounded(file)
-	computes := false
+	ok, computes := true, false
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.ProcSubst, *syntax.CoprocClause:
@@ -133,7 +132,9 @@ func needsDryRun(s *Script, file *syntax.File) bool {
 		}
 		return ok
 	})
-	return ok && computes
+	// bounded walks the tree again, deeper: only for a script the dry run
+	// could help.
+	return ok && computes && bounded(file)
 }
 
 // bounded reports whether running file cannot make a value grow

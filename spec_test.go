@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -89,6 +90,30 @@ func TestSpec(t *testing.T) {
 				t.Errorf("%s: %s without a reason", c.Display(), v.Action)
 			}
 		})
+	}
+}
+
+// TestCases runs the project's own case files, testdata/cases/*.jsonl
+// (the acceptance format): regressions found in review, kept beside the
+// shared acceptance cases.
+func TestCases(t *testing.T) {
+	files, err := filepath.Glob("testdata/cases/*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no case files under testdata/cases (%v)", err)
+	}
+	r := &eval.Runner{Shield: newSpecGate(engine.NoMemory), Fresh: func() toolwall.Shield { return newSpecGate(engine.Volatile) }}
+	for _, file := range files {
+		cases, err := eval.ReadFile(file, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			t.Run(c.ID, func(t *testing.T) {
+				if ok, v := r.Check(context.Background(), c); !ok {
+					t.Errorf("%s: %s\n  expected %s %s, got %s %v: %s", file, c.Display(), c.Expect, c.Rule, v.Action, v.Rules(), v.Reason)
+				}
+			})
+		}
 	}
 }
 

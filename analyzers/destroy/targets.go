@@ -314,13 +314,15 @@ func (e *env) classify(t target) class {
 		return clsProjectSub
 	case e.project != "" && under(p, e.project):
 		return clsProjectSub
-	case underTemp(p, t.wipe):
-		return clsTemp
 	case e.home != "" && under(p, e.home):
+		// Before the temp roots: a home may lie in one (HOME=/tmp/… in
+		// containers and CI), and it is a home there too.
 		if e.isHomeCache(p) {
 			return clsCache
 		}
 		return clsHomeSub
+	case underTemp(p, t.wipe):
+		return clsTemp
 	case systemCache(p, t.wipe):
 		return clsCache
 	}

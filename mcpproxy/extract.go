@@ -31,6 +31,11 @@ const (
 // MaxDepth or MaxStrings.
 var ErrArguments = errors.New("mcpproxy: arguments cannot be read")
 
+// ErrAmbiguousKey is matched by the error of arguments holding a key that
+// decoders read differently (toolwall.AmbiguousKey); it matches
+// ErrArguments too.
+var ErrAmbiguousKey = fmt.Errorf("%w: a key that decoders read differently", ErrArguments)
+
 // Places are where a call runs, to resolve relative paths and "~".
 type Places struct {
 	// Cwd is the working directory (absolute).
@@ -396,9 +401,9 @@ func uniqueKeys(args json.RawMessage) error {
 	case !ok:
 		return nil
 	case why == "unreadable":
-		return fmt.Errorf("%w: the key %q is not valid UTF-8", ErrArguments, name)
+		return fmt.Errorf("%w: the key %q is not valid UTF-8", ErrAmbiguousKey, name)
 	}
-	return fmt.Errorf("%w: the key %q appears twice in one object (as some decoders compare keys)", ErrArguments, name)
+	return fmt.Errorf("%w: the key %q appears twice in one object (as some decoders compare keys)", ErrAmbiguousKey, name)
 }
 
 // quote quotes s as one shell word.

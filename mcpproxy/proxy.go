@@ -123,10 +123,30 @@ func New(opts Options) (*Proxy, error) {
 	})
 	p.server = mcp.NewServer(&mcp.Implementation{Name: "toolwall-mcp-proxy:" + opts.Name, Version: "v1"}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-		Logger:       p.log,
+		// The SDK's own activity ("server run start") is not the user's
+		// business; its warnings and errors are.
+		Logger: slog.New(atLeast{p.log.Handler(), slog.LevelWarn}),
 	})
 	p.server.AddReceivingMiddleware(p.middleware)
 	return p, nil
+}
+
+// atLeast is a log handler that passes on records of level min and above.
+type atLeast struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h atLeast) WithAttrs(as []slog.Attr) slog.Handler {
+	return atLeast{h.Handler.WithAttrs(as), h.min}
+}
+
+func (h atLeast) WithGroup(name string) slog.Handler {
+	return atLeast{h.Handler.WithGroup(name), h.min}
 }
 
 // ToolID is the id of an MCP tool in toolwall's decisions and audit

@@ -177,7 +177,7 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 		}
 	}()
 	call = Normalize(call)
-	t := timings{at: time.Now()}
+	t := timings{base: time.Now()}
 	t.stages = make([]toolwall.Timing, 0, len(g.byTool[toolwall.ToolBash])+3)
 	findings, effects, script := g.analyze(ctx, call, &t)
 	var notes []string
@@ -222,11 +222,13 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 	return v
 }
 
-// timings collects a decision's Verdict.Timings with one clock reading
-// per stage boundary; a nil *timings reads no clock and collects nothing.
+// timings collects a decision's Verdict.Timings with one reading of the
+// monotonic clock per stage boundary (time.Since reads only that clock);
+// a nil *timings reads no clock and collects nothing.
 type timings struct {
 	stages []toolwall.Timing
-	at     time.Time // the last boundary
+	base   time.Time     // the decision's start
+	at     time.Duration // the last boundary, since base
 }
 
 // mark starts a stage now and returns the time since the last boundary.
@@ -234,8 +236,8 @@ func (t *timings) mark() time.Duration {
 	if t == nil {
 		return 0
 	}
-	now := time.Now()
-	d := now.Sub(t.at)
+	now := time.Since(t.base)
+	d := now - t.at
 	t.at = now
 	return d
 }
@@ -250,7 +252,10 @@ func (t *timings) add(stage string) {
 // analyze runs the single-call analysis: the shell reading of a Bash call
 // and every analyzer watching the tool, each timed into t (nil: untimed).
 func (g *Gate) analyze(ctx context.Context, call toolwall.Call, t *timings) ([]toolwall.Finding, []toolwall.Effect, *shell.Script) {
-	if len(call.Input) > 0 && !json.Valid(call.Input) {
+	// A shell call's input is validated where its command is read
+	// (Call.Field refuses it: input.malformed), so it is not read twice.
+	commandTool := call.Tool == toolwall.ToolBash || call.Tool == toolwall.ToolPowerShell
+	if !commandTool && len(call.Input) > 0 && !json.Valid(call.Input) {
 		return []toolwall.Finding{{
 			Analyzer: "gate", Rule: toolwall.RuleMalformed, Category: "input",
 			Score: 0.95, Action: toolwall.Deny,

@@ -223,6 +223,9 @@ func (f *findExpr) pattern(test string, w shell.Word) findNode {
 			s = strings.ToLower(s)
 		}
 		for _, probe := range [...]string{"x", ".x", "x.y", "X-1", "x/y", ".x/y.z"} {
+			if !all {
+				break // one probe it does not match decides
+			}
 			if fold {
 				probe = strings.ToLower(probe)
 			}

@@ -88,3 +88,33 @@ audit log a fleet of servers writes in PostgreSQL (toolwall serve
 	lf.Add(cmd.Flags())
 	return cmd
 }
+
+// newExplain is `toolwall explain DECISION-ID` for toolwall-net: one
+// recorded decision, shown whole, from the local audit store or a server
+// fleet's in PostgreSQL (`toolwall explain --store postgres` runs it).
+func newExplain() *cobra.Command {
+	var af auditFlags
+	cmd := &cobra.Command{
+		Use:   "explain DECISION-ID",
+		Short: "Show everything recorded about one decision (see toolwall explain --help)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig()
+			if err != nil {
+				return err
+			}
+			a, err := af.open(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			r, err := a.Get(cmd.Context(), args[0])
+			if err != nil {
+				return fmt.Errorf("decision %s: %w", args[0], err)
+			}
+			return auditlist.Explain(cmd.OutOrStdout(), r)
+		},
+	}
+	af.add(cmd)
+	return cmd
+}

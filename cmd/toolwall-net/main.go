@@ -53,7 +53,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 	}
 	root.PersistentFlags().StringVar(&configPath, "config", "", "configuration file (default $TOOLWALL_CONFIG, else $XDG_CONFIG_HOME/toolwall/config.toml, else ~/.config/toolwall/config.toml)")
-	root.AddCommand(newServe(), newMCPProxy(), newFetch(), newSearch(), newAuditServe(), newAudit())
+	root.AddCommand(newServe(), newMCPProxy(), newFetch(), newSearch(), newAuditServe(), newAudit(), newExplain())
 	return root
 }
 

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -161,6 +157,7 @@ func newAuditPrune() *cobra.Command {
 func newExplain() *cobra.Command {
 	var sf storeFlags
 	var cf callFlags
+	var pg pgFlags
 	cmd := &cobra.Command{
 		Use:   "explain DECISION-ID | explain -- COMMAND | explain --tool TOOL --input JSON",
 		Short: "Show a decision: a recorded one, or a call read step by step",
@@ -174,7 +171,11 @@ rule id, analyzer, action, score and reason; the fusion (highest score,
 its band under the thresholds, the strictest floor); and the final
 verdict. With --session ID it also shows that session's trajectory risk
 (level, turn, what raised it) from the state file, and whether it would
-refuse the call. Nothing is run and nothing is recorded.`,
+refuse the call. Nothing is run and nothing is recorded.
+
+With --store postgres, DECISION-ID is looked up in the audit log a fleet
+of servers writes in PostgreSQL (--postgres, --postgres-schema as for
+toolwall audit), through toolwall-net.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cf.tool != "" || cmd.ArgsLenAtDash() == 0 {
@@ -182,6 +183,24 @@ refuse the call. Nothing is run and nothing is recorded.`,
 			}
 			if len(args) != 1 {
 				return fmt.Errorf("explain takes one decision id, or a call: -- COMMAND, or --tool and --input")
+			}
+			switch pg.store {
+			case "postgres":
+				// toolwall-net reads the fleet's audit log.
+				argv := []string{"explain"}
+				if configPath != "" {
+					argv = append([]string{"--config", configPath}, argv...)
+				}
+				cmd.Flags().Visit(func(f *pflag.Flag) {
+					switch f.Name {
+					case "state", "store", "postgres", "postgres-schema":
+						argv = append(argv, "--"+f.Name+"="+f.Value.String())
+					}
+				})
+				return runNet(append(argv, args[0]))
+			case "local":
+			default:
+				return fmt.Errorf("--store %q: want local or postgres", pg.store)
 			}
 			a, _, err := sf.openAudit(cmd.Context())
 			if err != nil {
@@ -192,92 +211,11 @@ refuse the call. Nothing is run and nothing is recorded.`,
 			if err != nil {
 				return fmt.Errorf("decision %s: %w", args[0], err)
 			}
-			return explain(cmd.OutOrStdout(), r)
+			return auditlist.Explain(cmd.OutOrStdout(), r)
 		},
 	}
 	sf.add(cmd)
 	cf.add(cmd)
+	pg.add(cmd)
 	return cmd
-}
-
-// explain prints a record for people.
-func explain(w io.Writer, r audit.Record) error {
-	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	v := r.Verdict
-	p("decision %s: %s (band %s, score %.2f)\n", r.ID, v.Action, v.Band, v.Score)
-	p("when:     %s, decided in %s by %s\n", r.At.Local().Format(time.RFC3339), r.Elapsed, r.Driver)
-	if len(v.Timings) > 0 {
-		var ts []string
-		for _, t := range v.Timings {
-			ts = append(ts, t.Stage+" "+t.Elapsed.String())
-		}
-		p("timings:  %s\n", strings.Join(ts, ", "))
-	}
-	p("call:     %s   session %s  turn %d  caller %s  call id %s\n", r.Tool, orDash(r.Session), r.Turn, orDash(r.Caller), orDash(r.CallID))
-	if c := r.ClaimSource; c != nil {
-		who := c.Caller
-		if who == "" {
-			who = "the primary agent"
-		}
-		p("claim:    %s called %s in turn %d (what the gate judged)\n", who, c.Tool, c.Turn)
-	}
-	if r.Cwd != "" {
-		p("cwd:      %s\n", r.Cwd)
-	}
-	if len(r.Input) > 0 {
-		var pretty bytes.Buffer
-		if json.Indent(&pretty, r.Input, "          ", "  ") == nil {
-			p("input:    %s\n", pretty.String())
-		} else {
-			p("input:    %s\n", r.Input)
-		}
-	}
-	for _, n := range r.Redacted {
-		p("hidden:   %s\n", n)
-	}
-	if v.Reason != "" {
-		p("reason:   %s\n", v.Reason)
-	}
-	for _, f := range v.Findings {
-		p("finding:  %s (%s, %s, score %.2f): %s\n", f.Rule, f.Analyzer, f.Action, f.Score, f.Reason)
-	}
-	for _, c := range v.Commands {
-		p("command:  %s\n", c)
-	}
-	for _, e := range v.Effects {
-		p("effect:   %s %s %s\n", e.Tag, e.Path, e.Detail)
-	}
-	for _, n := range v.Notes {
-		p("note:     %s\n", n)
-	}
-	for _, o := range v.Opinions {
-		p("model:    %s %s: %s (%s; %d in + %d out tokens, %v)", o.Analyzer, orDash(o.Model), o.Label, o.Action, o.InputTokens, o.OutputTokens, o.Latency.Round(time.Millisecond))
-		if o.Explanation != "" {
-			p(" %s", o.Explanation)
-		}
-		if o.Error != "" {
-			p(" [no opinion: %s]", o.Error)
-		}
-		p("\n")
-	}
-	switch o := r.Outcome; {
-	case o == nil:
-		p("outcome:  not reported (not run, or the driver does not report outcomes)\n")
-	default:
-		code := "-"
-		if o.ExitCode != nil {
-			code = fmt.Sprint(*o.ExitCode)
-		}
-		p("outcome:  success %v, exit code %s, truncated %v, ran %s", o.Success, code, o.Truncated, o.Duration)
-		if o.Error != "" {
-			p(", error: %s", o.Error)
-		}
-		p("\n")
-	}
-	if v.Action == toolwall.Ask {
-		p("approve:  a person can allow this same call again with `toolwall approve %s`\n", r.ID)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }

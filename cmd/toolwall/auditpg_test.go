@@ -13,7 +13,8 @@ import (
 	"github.com/toolwall/toolwall/session/postgres/postgrestest"
 )
 
-// TestAuditPostgres: `toolwall audit --store postgres` lists a server
+// TestAuditPostgres: `toolwall audit --store postgres` (and `toolwall
+// explain --store postgres`) reads a server
 // fleet's audit log in PostgreSQL through toolwall-net, with the same
 // filters and lines as the local store; the database comes from
 // --postgres or $TOOLWALL_POSTGRES. An unknown --store is refused.
@@ -50,5 +51,13 @@ func TestAuditPostgres(t *testing.T) {
 	}
 	if out, code := runBin(t, env, "", "audit", "--store", "elsewhere"); code == 0 || !strings.Contains(out, `--store "elsewhere"`) {
 		t.Errorf("an unknown store: %d %s", code, out)
+	}
+	// explain reads one decision of the fleet's log the same way.
+	out, code = runBin(t, env, "", "explain", "--store", "postgres", "--postgres", dsn, "--postgres-schema", schema, "d-deny")
+	if code != 0 || !strings.Contains(out, "decision d-deny: deny") || !strings.Contains(out, "rm.dangerous-target") {
+		t.Errorf("explain --store postgres (%d):\n%s", code, out)
+	}
+	if out, code := runBin(t, env, "", "explain", "--store", "postgres", "--postgres", dsn, "--postgres-schema", schema, "nope"); code == 0 || !strings.Contains(out, "no such decision") {
+		t.Errorf("explain --store postgres of an unknown id (%d):\n%s", code, out)
 	}
 }

@@ -1,6 +1,7 @@
 package auditlist
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -178,4 +179,88 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// Explain prints everything recorded about one decision, for people:
+// `toolwall explain DECISION-ID`, from the local audit store or (through
+// toolwall-net) a server fleet's in PostgreSQL.
+func Explain(w io.Writer, r audit.Record) error {
+	var b strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	v := r.Verdict
+	p("decision %s: %s (band %s, score %.2f)\n", r.ID, v.Action, v.Band, v.Score)
+	p("when:     %s, decided in %s by %s\n", r.At.Local().Format(time.RFC3339), r.Elapsed, r.Driver)
+	if len(v.Timings) > 0 {
+		var ts []string
+		for _, t := range v.Timings {
+			ts = append(ts, t.Stage+" "+t.Elapsed.String())
+		}
+		p("timings:  %s\n", strings.Join(ts, ", "))
+	}
+	p("call:     %s   session %s  turn %d  caller %s  call id %s\n", r.Tool, dash(r.Session), r.Turn, dash(r.Caller), dash(r.CallID))
+	if c := r.ClaimSource; c != nil {
+		who := c.Caller
+		if who == "" {
+			who = "the primary agent"
+		}
+		p("claim:    %s called %s in turn %d (what the gate judged)\n", who, c.Tool, c.Turn)
+	}
+	if r.Cwd != "" {
+		p("cwd:      %s\n", r.Cwd)
+	}
+	if len(r.Input) > 0 {
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, r.Input, "          ", "  ") == nil {
+			p("input:    %s\n", pretty.String())
+		} else {
+			p("input:    %s\n", r.Input)
+		}
+	}
+	for _, n := range r.Redacted {
+		p("hidden:   %s\n", n)
+	}
+	if v.Reason != "" {
+		p("reason:   %s\n", v.Reason)
+	}
+	for _, f := range v.Findings {
+		p("finding:  %s (%s, %s, score %.2f): %s\n", f.Rule, f.Analyzer, f.Action, f.Score, f.Reason)
+	}
+	for _, c := range v.Commands {
+		p("command:  %s\n", c)
+	}
+	for _, e := range v.Effects {
+		p("effect:   %s %s %s\n", e.Tag, e.Path, e.Detail)
+	}
+	for _, n := range v.Notes {
+		p("note:     %s\n", n)
+	}
+	for _, o := range v.Opinions {
+		p("model:    %s %s: %s (%s; %d in + %d out tokens, %v)", o.Analyzer, dash(o.Model), o.Label, o.Action, o.InputTokens, o.OutputTokens, o.Latency.Round(time.Millisecond))
+		if o.Explanation != "" {
+			p(" %s", o.Explanation)
+		}
+		if o.Error != "" {
+			p(" [no opinion: %s]", o.Error)
+		}
+		p("\n")
+	}
+	switch o := r.Outcome; {
+	case o == nil:
+		p("outcome:  not reported (not run, or the driver does not report outcomes)\n")
+	default:
+		code := "-"
+		if o.ExitCode != nil {
+			code = fmt.Sprint(*o.ExitCode)
+		}
+		p("outcome:  success %v, exit code %s, truncated %v, ran %s", o.Success, code, o.Truncated, o.Duration)
+		if o.Error != "" {
+			p(", error: %s", o.Error)
+		}
+		p("\n")
+	}
+	if v.Action == toolwall.Ask {
+		p("approve:  a person can allow this same call again with `toolwall approve %s`\n", r.ID)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -92,6 +92,11 @@ var calls = [...]map[string]callSpec{
 type program struct {
 	l    lang
 	toks []token
+	// vars are the names the program binds to one string literal
+	// (p = "/home/u/.bashrc"), for the paths writes reads; a name bound
+	// twice, or to more than a literal, has only what its first literal
+	// says, as a prefix.
+	vars map[string]lit
 	// modules holds the names that stand for a module ("subprocess", "sp"
 	// after `import subprocess as sp`) and, for a bare name imported from
 	// it, that name ("run" after `from subprocess import run`).

@@ -48,20 +48,44 @@ type codeWrite struct {
 func (p *program) writes() []codeWrite {
 	var out []codeWrite
 	t := p.toks
+	p.literals()
 	for i := 0; i+1 < len(t); i++ {
-		if t[i].kind != tokIdent || t[i+1].text != "(" || t[i+1].kind != tokPunct || !writers[strings.ToLower(t[i].text)] {
+		if t[i].kind != tokIdent || !writers[strings.ToLower(t[i].text)] {
 			continue
 		}
-		args := splitArgs(t[i+2 : closeOf(t, i+1)])
+		var args [][]token
+		switch {
+		case t[i+1].text == "(" && t[i+1].kind == tokPunct:
+			args = splitArgs(t[i+2 : closeOf(t, i+1)])
+		case p.l == langPerl && t[i].text == "open":
+			// open my $fh, '>>', $path or die: the arguments up to the
+			// end of the statement or an or/||.
+			end := i + 1
+			for end < len(t) && !bareEnd(t[end]) && t[end].text != "|" {
+				end = closeOf(t, end) + 1
+			}
+			args = splitArgs(t[i+1 : min(end, len(t))])
+		default:
+			continue
+		}
 		name := t[i].text
 		method := i > 0 && t[i-1].kind == tokPunct && (t[i-1].text == "." || t[i-1].text == ":" || t[i-1].text == ">")
 		switch p.l {
 		case langPython:
 			switch {
+			case name == "open" && method && p.qualifier(i) == "os":
+				// os.open(path, os.O_WRONLY | os.O_APPEND | …)
+				if len(args) > 1 && (containsIdent(args[1], "O_WRONLY") || containsIdent(args[1], "O_RDWR") || containsIdent(args[1], "O_CREAT") || containsIdent(args[1], "O_TRUNC") || containsIdent(args[1], "O_APPEND")) {
+					m := "w"
+					if containsIdent(args[1], "O_APPEND") {
+						m = "a"
+					}
+					out = p.addWrite(out, args[0], m, "wa")
+				}
 			case name == "open" && !method || name == "open" && (p.qualifier(i) == "io" || p.qualifier(i) == "codecs"):
-				if len(args) > 0 {
+				if path, ok := p.arg(args, 0, "file"); ok {
 					if m, ok := p.mode(args, 1, "mode"); ok {
-						out = p.addWrite(out, args[0], m, "wax+")
+						out = p.addWrite(out, path, m, "wax+")
 					}
 				}
 			case method && (name == "write_text" || name == "write_bytes" || name == "open"):
@@ -76,6 +100,11 @@ func (p *program) writes() []codeWrite {
 						out = append(out, codeWrite{path: v, home: home, appends: strings.Contains(m, "a")})
 					}
 				}
+			case name == "copy" || name == "copy2" || name == "copyfile" || name == "move" || name == "rename" || name == "replace" || name == "symlink":
+				// shutil.copy(src, dst), os.rename(src, dst), …: dst.
+				if q := p.qualifier(i); (q == "shutil" || q == "os") && len(args) > 1 {
+					out = p.addWrite(out, args[1], "w", "w")
+				}
 			}
 		case langNode:
 			switch name {
@@ -87,25 +116,49 @@ func (p *program) writes() []codeWrite {
 				if len(args) > 0 {
 					out = p.addWrite(out, args[0], "a", "a")
 				}
+			case "open", "openSync":
+				// fs.openSync(path, 'a' | 'w' | 'r+' …)
+				if method && len(args) > 1 {
+					if m, ok := p.mode(args, 1, ""); ok {
+						out = p.addWrite(out, args[0], m, "wa+")
+					}
+				}
+			case "copyFile", "copyFileSync", "rename", "renameSync", "cp", "cpSync", "symlink", "symlinkSync":
+				if method && len(args) > 1 {
+					out = p.addWrite(out, args[1], "w", "w")
+				}
 			}
 		case langRuby:
-			if !method || p.qualifier(i) != "File" && p.qualifier(i) != "IO" {
-				continue
-			}
-			switch name {
-			case "write", "binwrite":
+			q := p.qualifier(i)
+			switch {
+			case !method:
+			case (q == "File" || q == "IO") && (name == "write" || name == "binwrite"):
 				if len(args) > 0 {
 					out = p.addWrite(out, args[0], "w", "w")
 				}
-			case "open", "new":
+			case (q == "File" || q == "IO") && (name == "open" || name == "new"):
 				if len(args) > 1 {
 					if m, ok := p.mode(args, 1, "mode"); ok {
 						out = p.addWrite(out, args[0], m, "wa+")
 					}
 				}
+			case q == "FileUtils" && (name == "cp" || name == "copy" || name == "mv" || name == "move" || name == "ln_s" || name == "install"):
+				if len(args) > 1 {
+					out = p.addWrite(out, args[1], "w", "w")
+				}
 			}
 		case langPerl:
-			if name != "open" || method || len(args) < 2 {
+			if method {
+				continue
+			}
+			if name == "copy" || name == "move" {
+				// File::Copy's copy($src, $dst) and move.
+				if len(args) > 1 {
+					out = p.addWrite(out, args[1], "w", "w")
+				}
+				continue
+			}
+			if name != "open" || len(args) < 2 {
 				continue
 			}
 			m := p.expr(args[1])
@@ -140,6 +193,10 @@ func (p *program) writes() []codeWrite {
 						out = p.addWrite(out, args[0], m, "waxc+")
 					}
 				}
+			case "copy", "rename", "symlink":
+				if len(args) > 1 {
+					out = p.addWrite(out, args[1], "w", "w")
+				}
 			}
 		}
 	}
@@ -165,7 +222,68 @@ func distinct(ws []codeWrite) []codeWrite {
 var writers = map[string]bool{
 	"open": true, "write_text": true, "write_bytes": true, "writefile": true, "writefilesync": true,
 	"createwritestream": true, "appendfile": true, "appendfilesync": true, "write": true, "binwrite": true,
-	"new": true, "file_put_contents": true, "fopen": true,
+	"new": true, "file_put_contents": true, "fopen": true, "opensync": true,
+	"copy": true, "copy2": true, "copyfile": true, "move": true, "rename": true, "replace": true, "symlink": true,
+	"copyfilesync": true, "renamesync": true, "cp": true, "cpsync": true, "symlinksync": true,
+	"mv": true, "ln_s": true, "install": true,
+}
+
+// literals fills p.vars from the program's assignments of a string
+// literal to a name: Python, Ruby and JavaScript name = "…" (also after
+// const, let, var), Perl my $name = "…" and PHP $name = "…". A name
+// bound twice, or to a literal joined with more, is a literal known only
+// as far as its start.
+func (p *program) literals() {
+	t := p.toks
+	for i := 0; i+2 < len(t); i++ {
+		if t[i].kind != tokIdent || t[i+1].kind != tokPunct || t[i+1].text != "=" || t[i+2].kind != tokString {
+			continue
+		}
+		if i > 0 && t[i-1].kind == tokPunct && (t[i-1].text == "." || t[i-1].text == "=" || t[i-1].text == "!" || t[i-1].text == "<" || t[i-1].text == ">") {
+			continue // an attribute (a.b = …) or a comparison
+		}
+		v := lit{t[i+2].text, t[i+2].dyn}
+		if i+3 < len(t) && t[i+3].kind == tokPunct && strings.Contains("+.%(", t[i+3].text) {
+			v = lit{v.text + runtimeHole, true} // "/tmp/" + name: its start
+		}
+		if p.vars == nil {
+			p.vars = map[string]lit{}
+		}
+		if old, ok := p.vars[t[i].text]; ok && old != v {
+			v = lit{commonPrefix(old.text, v.text) + runtimeHole, true}
+		}
+		p.vars[t[i].text] = v
+	}
+}
+
+// commonPrefix is the longest start a and b share, cut before a
+// runtimeHole.
+func commonPrefix(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	out, _, _ := strings.Cut(a[:n], runtimeHole)
+	return out
+}
+
+// arg returns the argument at positional index at, else the keyword
+// argument kw (Python file=, path=).
+func (p *program) arg(args [][]token, at int, kw string) ([]token, bool) {
+	pos := 0
+	for _, a := range args {
+		if len(a) >= 3 && a[0].kind == tokIdent && (a[1].text == "=" || a[1].text == ":") && a[2].text != "=" {
+			if a[0].text == kw {
+				return a[2:], true
+			}
+			continue
+		}
+		if pos == at {
+			return a, true
+		}
+		pos++
+	}
+	return nil, false
 }
 
 // mode returns the mode argument of a call: the positional argument at
@@ -262,6 +380,11 @@ func (p *program) pathOf(a []token) (v lit, home bool) {
 			}
 		}
 	}
+	if name, ok := varName(a); ok {
+		if v, ok := p.vars[name]; ok {
+			return v, false
+		}
+	}
 	v = p.expr(a)
 	if homeStart(a) && strings.HasPrefix(v.text, runtimeHole) {
 		// os.environ["HOME"] + "/.bashrc", os.homedir() + "/.bashrc".
@@ -269,6 +392,18 @@ func (p *program) pathOf(a []token) (v lit, home bool) {
 		return lit{v.text, strings.Contains(v.text, runtimeHole)}, true
 	}
 	return v, false
+}
+
+// varName returns the name an argument is when it is one variable: a
+// name, or Perl's and PHP's $name.
+func varName(a []token) (string, bool) {
+	switch {
+	case len(a) == 1 && a[0].kind == tokIdent:
+		return a[0].text, true
+	case len(a) == 2 && a[0].kind == tokPunct && a[0].text == "$" && a[1].kind == tokIdent:
+		return a[1].text, true
+	}
+	return "", false
 }
 
 // tilde reads a literal the way expanduser does: "~" and "~/…" are the
@@ -320,6 +455,7 @@ func (p *program) pathlibOf(dot int) (v lit, home, ok bool) {
 	t := p.toks
 	j := dot - 1    // the ")" closing what the method is called on
 	expand := false // .expanduser() was called on the path
+	var suffix lit  // what .joinpath(…) calls add, in order
 	for j >= 0 && t[j].text == ")" {
 		open := -1
 		for k := j - 1; k >= max(0, j-maxPathTokens); k-- {
@@ -331,15 +467,36 @@ func (p *program) pathlibOf(dot int) (v lit, home, ok bool) {
 		if open < 0 {
 			return lit{}, false, false
 		}
+		join := func(v lit) lit {
+			if suffix.text != "" {
+				v.text, v.dyn = strings.TrimSuffix(v.text, "/")+suffix.text, v.dyn || suffix.dyn
+			}
+			return v
+		}
 		switch {
 		case open == 0 || t[open-1].kind != tokIdent:
 			// A parenthesized expression: (Path.home() / "x").
 			inner := t[open+1 : j]
 			if len(inner) > 0 && inner[0].kind == tokIdent && (inner[0].text == "Path" || inner[0].text == "pathlib") {
 				v, home := p.pathOf(inner)
-				return v, home, true
+				return join(v), home, true
 			}
 			return lit{}, false, false
+		case t[open-1].text == "joinpath":
+			// Path(…).joinpath("a", "b"): the parts below the path.
+			var add lit
+			for _, part := range splitArgs(t[open+1 : j]) {
+				pv, _ := p.pathOf(part)
+				add.text, add.dyn = add.text+"/"+pv.text, add.dyn || pv.dyn
+			}
+			suffix = lit{add.text + suffix.text, add.dyn || suffix.dyn}
+			if open < 2 || t[open-2].text != "." {
+				return lit{}, false, false
+			}
+			j = open - 3
+		case t[open-1].text == "home" && open >= 3 && t[open-2].text == "." && t[open-3].text == "Path" && open+1 == j:
+			// Path.home()
+			return join(lit{}), true, true
 		case t[open-1].text == "expanduser" || t[open-1].text == "resolve" || t[open-1].text == "absolute":
 			expand = expand || t[open-1].text == "expanduser"
 			if open < 2 || t[open-2].text != "." {
@@ -352,7 +509,7 @@ func (p *program) pathlibOf(dot int) (v lit, home, ok bool) {
 				// expanduser() on the path: "~/x" is the home's x.
 				v, h = tilde(v)
 			}
-			return v, h, true
+			return join(v), h, true
 		default:
 			return lit{}, false, false
 		}

@@ -3,6 +3,7 @@ package destroy
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/toolwall/toolwall/programs"
@@ -288,6 +289,10 @@ func ownScript(v string) bool { return strings.Contains(v, "/") && !strings.HasP
 // the reader; the expression's logic is judged here.
 func (a *run) find(c *shell.Command) {
 	v := c.Inv
+	fedDel, fedPerm, piped, pipedPerm := a.fedFrom(c)
+	if !fedDel && !fedPerm && !piped && !pipedPerm && !slices.ContainsFunc(v.Opts, func(o programs.Opt) bool { return o.Name == "delete" || o.Name == "exec" }) {
+		return // nothing deletes or re-permissions what it finds: no expression to read
+	}
 	f := &findExpr{v: v, a: a}
 	for _, op := range v.Operands {
 		if w := v.Args[op.Word]; !w.Dynamic {
@@ -333,7 +338,6 @@ func (a *run) find(c *shell.Command) {
 			f.i++ // a stray ")"
 		}
 	}
-	fedDel, fedPerm, piped, pipedPerm := a.fedFrom(c)
 	deleting := f.hasDel || fedDel || piped
 	broadDel := (f.hasDel && root.del) || (fedDel && root.exec) || (piped && !root.sel)
 	perming := f.hasPerm || fedPerm || pipedPerm

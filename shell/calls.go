@@ -92,11 +92,14 @@ var calls = [...]map[string]callSpec{
 type program struct {
 	l    lang
 	toks []token
-	// vars are the names the program binds to one string literal
-	// (p = "/home/u/.bashrc"), for the paths writes reads; a name bound
-	// twice, or to more than a literal, has only what its first literal
-	// says, as a prefix.
-	vars map[string]lit
+	// binds are the expressions the program binds to each name
+	// (p = "/home/u/.bashrc", rc = os.path.expanduser("~/.bashrc"),
+	// p = Path.home() / ".bashrc"), in order, as token ranges of toks,
+	// for the paths writes reads.
+	binds map[string][][2]int
+	// resolving counts the names being resolved, bounding a chain of
+	// names (a = b; b = a).
+	resolving int
 	// modules holds the names that stand for a module ("subprocess", "sp"
 	// after `import subprocess as sp`) and, for a bare name imported from
 	// it, that name ("run" after `from subprocess import run`).

@@ -82,7 +82,7 @@ func (p *program) writes() []codeWrite {
 					}
 					out = p.addWrite(out, args[0], m, "wa")
 				}
-			case name == "open" && !method || name == "open" && (p.qualifier(i) == "io" || p.qualifier(i) == "codecs"):
+			case name == "open" && !method || (name == "open" || name == "FileIO") && (p.qualifier(i) == "io" || p.qualifier(i) == "codecs" || p.qualifier(i) == "builtins"):
 				if path, ok := p.arg(args, 0, "file"); ok {
 					if m, ok := p.mode(args, 1, "mode"); ok {
 						out = p.addWrite(out, path, m, "wax+")
@@ -100,10 +100,19 @@ func (p *program) writes() []codeWrite {
 						out = append(out, codeWrite{path: v, home: home, appends: strings.Contains(m, "a")})
 					}
 				}
-			case name == "copy" || name == "copy2" || name == "copyfile" || name == "move" || name == "rename" || name == "replace" || name == "symlink":
-				// shutil.copy(src, dst), os.rename(src, dst), …: dst.
-				if q := p.qualifier(i); (q == "shutil" || q == "os") && len(args) > 1 {
-					out = p.addWrite(out, args[1], "w", "w")
+			case name == "copy" || name == "copy2" || name == "copyfile" || name == "move" || name == "rename" || name == "replace" || name == "symlink" || name == "link":
+				// shutil.copy(src, dst), os.rename(src, dst), …: dst (a
+				// directory: dst/<src's name>); pathlib's
+				// Path(src).rename(dst): dst.
+				switch q := p.qualifier(i); {
+				case (q == "shutil" || q == "os") && len(args) > 1:
+					out = p.intoDir(out, args[0], args[1])
+				case method && (name == "rename" || name == "replace") && len(args) == 1:
+					out = p.addWrite(out, args[0], "w", "w")
+				}
+			case method && (name == "symlink_to" || name == "hardlink_to"):
+				if v, home, ok := p.pathlibOf(i - 1); ok {
+					out = append(out, codeWrite{path: v, home: home})
 				}
 			}
 		case langNode:
@@ -131,6 +140,11 @@ func (p *program) writes() []codeWrite {
 		case langRuby:
 			q := p.qualifier(i)
 			switch {
+			case !method && name == "open" && len(args) > 1:
+				// Kernel#open(path, mode)
+				if m, ok := p.mode(args, 1, "mode"); ok {
+					out = p.addWrite(out, args[0], m, "wa+")
+				}
 			case !method:
 			case (q == "File" || q == "IO") && (name == "write" || name == "binwrite"):
 				if len(args) > 0 {
@@ -225,46 +239,93 @@ var writers = map[string]bool{
 	"new": true, "file_put_contents": true, "fopen": true, "opensync": true,
 	"copy": true, "copy2": true, "copyfile": true, "move": true, "rename": true, "replace": true, "symlink": true,
 	"copyfilesync": true, "renamesync": true, "cp": true, "cpsync": true, "symlinksync": true,
-	"mv": true, "ln_s": true, "install": true,
+	"mv": true, "ln_s": true, "install": true, "fileio": true, "link": true, "symlink_to": true, "hardlink_to": true,
 }
 
-// literals fills p.vars from the program's assignments of a string
-// literal to a name: Python, Ruby and JavaScript name = "…" (also after
-// const, let, var), Perl my $name = "…" and PHP $name = "…". A name
-// bound twice, or to a literal joined with more, is a literal known only
-// as far as its start.
+// literals fills p.binds from the program's assignments to a name:
+// Python, Ruby and JavaScript name = … (also after const, let, var),
+// Perl my $name = … and PHP $name = …, each bound expression read as far
+// as an expression goes (operands joined by + / % . and calls, indexes
+// and attributes after them): the tokens carry no line ends.
 func (p *program) literals() {
 	t := p.toks
 	for i := 0; i+2 < len(t); i++ {
-		if t[i].kind != tokIdent || t[i+1].kind != tokPunct || t[i+1].text != "=" || t[i+2].kind != tokString {
+		if t[i].kind != tokIdent || t[i+1].kind != tokPunct || t[i+1].text != "=" || t[i+2].kind == tokPunct && t[i+2].text == "=" {
 			continue
 		}
 		if i > 0 && t[i-1].kind == tokPunct && (t[i-1].text == "." || t[i-1].text == "=" || t[i-1].text == "!" || t[i-1].text == "<" || t[i-1].text == ">") {
 			continue // an attribute (a.b = …) or a comparison
 		}
-		v := lit{t[i+2].text, t[i+2].dyn}
-		if i+3 < len(t) && t[i+3].kind == tokPunct && strings.Contains("+.%(", t[i+3].text) {
-			v = lit{v.text + runtimeHole, true} // "/tmp/" + name: its start
+		end := exprEnd(t, i+2)
+		if end == i+2 {
+			continue
 		}
-		if p.vars == nil {
-			p.vars = map[string]lit{}
+		if p.binds == nil {
+			p.binds = map[string][][2]int{}
 		}
-		if old, ok := p.vars[t[i].text]; ok && old != v {
-			v = lit{commonPrefix(old.text, v.text) + runtimeHole, true}
-		}
-		p.vars[t[i].text] = v
+		p.binds[t[i].text] = append(p.binds[t[i].text], [2]int{i + 2, end})
 	}
 }
 
-// commonPrefix is the longest start a and b share, cut before a
-// runtimeHole.
-func commonPrefix(a, b string) string {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
+// exprEnd returns the index just past the expression that starts at
+// t[start]: operands (names, literals, bracketed groups, each with the
+// calls, indexes and attributes after it) joined by + - * / % and .
+func exprEnd(t []token, start int) int {
+	j := start
+	for j < len(t) {
+		switch {
+		case t[j].kind == tokString || t[j].kind == tokIdent || t[j].kind == tokTmpl:
+			j++
+		case t[j].span > 0:
+			j = closeOf(t, j) + 1
+		default:
+			return j
+		}
+		for j < len(t) {
+			switch {
+			case t[j].span > 0 && (t[j].text == "(" || t[j].text == "["):
+				j = closeOf(t, j) + 1
+			case t[j].kind == tokPunct && (t[j].text == "." || t[j].text == ">") && j+1 < len(t) && t[j+1].kind == tokIdent:
+				j += 2 // a.b, $x->y
+			case t[j].kind == tokString && t[j-1].kind == tokString:
+				j++ // Python's adjacent literals
+			default:
+				goto operator
+			}
+		}
+	operator:
+		if j < len(t) && t[j].kind == tokPunct && len(t[j].text) == 1 && strings.Contains("+-*/%.", t[j].text) {
+			j++
+			continue
+		}
+		return j
 	}
-	out, _, _ := strings.Cut(a[:n], runtimeHole)
-	return out
+	return j
+}
+
+// bound resolves a name used as a path: what its bindings evaluate to
+// (pathOf), one value when they agree, else their common start.
+func (p *program) bound(name string) (lit, bool, bool) {
+	bs := p.binds[name]
+	if len(bs) == 0 || p.resolving > 8 {
+		return lit{}, false, false
+	}
+	p.resolving++
+	defer func() { p.resolving-- }()
+	var v lit
+	var home bool
+	for k, b := range bs {
+		bv, bh := p.pathOf(p.toks[b[0]:b[1]])
+		if k == 0 {
+			v, home = bv, bh
+			continue
+		}
+		if bv != v || bh != home {
+			v = lit{commonPrefix(v.text, bv.text) + runtimeHole, true}
+			home = home && bh
+		}
+	}
+	return v, home, true
 }
 
 // arg returns the argument at positional index at, else the keyword
@@ -302,12 +363,28 @@ func (p *program) mode(args [][]token, at int, kw string) (string, bool) {
 			continue // a keyword argument
 		}
 		if pos == at {
+			if name, ok := varName(a); ok && len(p.binds[name]) == 1 {
+				b := p.binds[name][0] // m = "a"; open(p, m)
+				a = p.toks[b[0]:b[1]]
+			}
 			m := p.expr(a)
 			return m.text, !m.dyn
 		}
 		pos++
 	}
 	return "", false
+}
+
+// intoDir appends the write of a copy or move of src to dst: dst, or
+// dst/<src's name> when dst names a directory (ends in "/").
+func (p *program) intoDir(out []codeWrite, src, dst []token) []codeWrite {
+	v, home := p.pathOf(dst)
+	if strings.HasSuffix(v.text, "/") {
+		sv, _ := p.pathOf(src)
+		base := sv.text[strings.LastIndexByte(sv.text, '/')+1:]
+		v.text, v.dyn = v.text+base, v.dyn || sv.dyn
+	}
+	return append(out, codeWrite{path: v, home: home})
 }
 
 // addWrite appends the write of path (argument tokens) when mode holds
@@ -367,22 +444,26 @@ func (p *program) pathOf(a []token) (v lit, home bool) {
 			}
 		}
 	}
+	if n >= 2 && a[0].text == "(" && closeOf(a, 0) == n-1 {
+		return p.pathOf(a[1 : n-1]) // ("/x")
+	}
 	if p.l == langPython {
-		// Path.home() / ".bashrc" (pathlib's / operator).
-		for j := 0; j+3 < n; j++ {
-			if a[j].span > 0 {
-				j = closeOf(a, j)
-				continue
-			}
-			if a[j].kind == tokIdent && a[j].text == "home" && a[j+1].text == "(" && a[j+2].text == ")" && a[j+3].text == "/" {
-				rest, _ := p.pathOf(a[j+4:])
-				return lit{"/" + rest.text, rest.dyn}, true
-			}
+		if v, home, ok := p.slashJoin(a); ok {
+			return v, home
 		}
 	}
 	if name, ok := varName(a); ok {
-		if v, ok := p.vars[name]; ok {
-			return v, false
+		if v, home, ok := p.bound(name); ok {
+			return v, home
+		}
+	}
+	if n > 0 && a[n-1].text == ")" && p.l == langPython {
+		// Path("~/.bashrc").expanduser(), Path("/x").joinpath("y"): a
+		// pathlib path as the argument.
+		if at, ok := p.offset(a); ok {
+			if v, home, ok := p.pathlibOf(at + n); ok {
+				return v, home
+			}
 		}
 	}
 	v = p.expr(a)
@@ -392,6 +473,56 @@ func (p *program) pathOf(a []token) (v lit, home bool) {
 		return lit{v.text, strings.Contains(v.text, runtimeHole)}, true
 	}
 	return v, false
+}
+
+// slashJoin reads pathlib's / operator: Path.home() / ".bashrc",
+// Path("/home/u") / ".bashrc", h / ".bashrc" with h bound to a path; the
+// first operand as a path, the others as names below it.
+func (p *program) slashJoin(a []token) (lit, bool, bool) {
+	var parts [][]token
+	start := 0
+	for j := 0; j < len(a); j++ {
+		if a[j].span > 0 {
+			j = closeOf(a, j)
+			continue
+		}
+		if a[j].kind == tokPunct && a[j].text == "/" {
+			parts, start = append(parts, a[start:j]), j+1
+		}
+	}
+	if len(parts) == 0 {
+		return lit{}, false, false
+	}
+	parts = append(parts, a[start:])
+	first := parts[0]
+	var v lit
+	home := false
+	switch m := len(first); {
+	case m >= 3 && first[m-1].text == ")" && first[m-2].text == "(" && first[m-3].text == "home":
+		home = true // Path.home()
+	case m >= 2 && first[m-1].text == ")" && first[0].kind == tokIdent && (first[0].text == "Path" || first[0].text == "pathlib" || first[0].text == "PosixPath"):
+		open := m - 1
+		for open > 0 && !(first[open].text == "(" && closeOf(first, open) == m-1) {
+			open--
+		}
+		v, home = p.pathOf(first[open+1 : m-1]) // Path(x)
+	default:
+		v, home = p.pathOf(first)
+	}
+	for _, part := range parts[1:] {
+		pv := p.expr(part)
+		v.text, v.dyn = strings.TrimSuffix(v.text, "/")+"/"+pv.text, v.dyn || pv.dyn
+	}
+	return v, home, true
+}
+
+// offset returns where a, a part of the program's tokens, starts in them.
+func (p *program) offset(a []token) (int, bool) {
+	at := cap(p.toks) - cap(a)
+	if len(a) == 0 || at < 0 || at+len(a) > len(p.toks) || &p.toks[at] != &a[0] {
+		return 0, false
+	}
+	return at, true
 }
 
 // varName returns the name an argument is when it is one variable: a
@@ -456,7 +587,31 @@ func (p *program) pathlibOf(dot int) (v lit, home, ok bool) {
 	j := dot - 1    // the ")" closing what the method is called on
 	expand := false // .expanduser() was called on the path
 	var suffix lit  // what .joinpath(…) calls add, in order
-	for j >= 0 && t[j].text == ")" {
+	for j >= 0 {
+		if t[j].text != ")" {
+			// p.write_text(…): the path bound to the name p.
+			if t[j].kind != tokIdent || j > 0 && t[j-1].text == "." || len(p.binds[t[j].text]) == 0 || p.resolving > 8 {
+				return lit{}, false, false
+			}
+			p.resolving++
+			defer func() { p.resolving-- }()
+			bs := p.binds[t[j].text]
+			b := bs[len(bs)-1]
+			v, home, ok := lit{}, false, false
+			if len(bs) == 1 && p.toks[b[1]-1].text == ")" {
+				v, home, ok = p.pathlibOf(b[1])
+			}
+			if !ok {
+				v, home, _ = p.bound(t[j].text)
+			}
+			if suffix.text != "" {
+				v.text, v.dyn = strings.TrimSuffix(v.text, "/")+suffix.text, v.dyn || suffix.dyn
+			}
+			if expand && !home {
+				v, home = tilde(v)
+			}
+			return v, home, true
+		}
 		open := -1
 		for k := j - 1; k >= max(0, j-maxPathTokens); k-- {
 			if t[k].text == "(" && closeOf(t, k) == j {
@@ -525,4 +680,15 @@ func containsIdent(a []token, id string) bool {
 		}
 	}
 	return false
+}
+
+// commonPrefix is the longest start a and b share, cut before a
+// runtimeHole.
+func commonPrefix(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	out, _, _ := strings.Cut(a[:n], runtimeHole)
+	return out
 }

@@ -26,6 +26,10 @@ type codeWrite struct {
 	path    lit
 	home    bool
 	appends bool
+	// argv: the path is one of the program's own arguments
+	// (sys.argv[1], ARGV[0], process.argv[2], $ARGV[0]): each argument
+	// the command gives the program is written.
+	argv bool
 }
 
 // writes returns the files the program opens for writing with a path
@@ -394,7 +398,8 @@ func (p *program) addWrite(out []codeWrite, path []token, mode, writing string) 
 		return out
 	}
 	v, home := p.pathOf(path)
-	return append(out, codeWrite{path: v, home: home, appends: strings.Contains(mode, "a") || strings.HasPrefix(mode, ">>")})
+	argv := containsIdent(path, "argv") || containsIdent(path, "ARGV")
+	return append(out, codeWrite{path: v, home: home, argv: argv, appends: strings.Contains(mode, "a") || strings.HasPrefix(mode, ">>")})
 }
 
 // pathOf evaluates a path argument: a string expression; home is set

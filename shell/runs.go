@@ -256,6 +256,18 @@ func (w *walker) code(cmd *Command, text Word, lang string, f frame, fromStdin b
 // an unknown home, or known only from its start, is a dynamic word with
 // that start).
 func (w *walker) codeEffect(cmd *Command, cw codeWrite) {
+	kind := Writes
+	if cw.appends {
+		kind = Appends
+	}
+	if cw.argv && cmd.Inv != nil {
+		// open(sys.argv[1], "a") with ~/.bashrc after the program: the
+		// command's operands are what it writes.
+		for _, op := range cmd.Inv.Operands {
+			effectsOf{c: cmd, out: &cmd.Effects}.add(kind, cmd.Inv.Args[op.Word], programs.Write, "code", nil)
+		}
+		return
+	}
 	text := cw.path.text
 	dyn := cw.path.dyn || strings.Contains(text, runtimeHole)
 	if cw.home {
@@ -268,10 +280,6 @@ func (w *walker) codeEffect(cmd *Command, cw codeWrite) {
 	word := Word{Raw: text, Value: text, Prefix: text, Dynamic: dyn}
 	if dyn {
 		word.Prefix, _, _ = strings.Cut(text, runtimeHole)
-	}
-	kind := Writes
-	if cw.appends {
-		kind = Appends
 	}
 	effectsOf{c: cmd, out: &cmd.Effects}.add(kind, word, programs.Write, "code", nil)
 }

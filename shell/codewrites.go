@@ -158,6 +158,13 @@ func (p *program) writes() []codeWrite {
 				if len(args) > 1 {
 					if m, ok := p.mode(args, 1, "mode"); ok {
 						out = p.addWrite(out, args[0], m, "wa+")
+					} else if containsIdent(args[1], "WRONLY") || containsIdent(args[1], "RDWR") || containsIdent(args[1], "APPEND") || containsIdent(args[1], "CREAT") || containsIdent(args[1], "TRUNC") {
+						// File::WRONLY | File::APPEND
+						m := "w"
+						if containsIdent(args[1], "APPEND") {
+							m = "a"
+						}
+						out = p.addWrite(out, args[0], m, "wa")
 					}
 				}
 			case q == "FileUtils" && (name == "cp" || name == "copy" || name == "mv" || name == "move" || name == "ln_s" || name == "install"):
@@ -173,6 +180,17 @@ func (p *program) writes() []codeWrite {
 				// File::Copy's copy($src, $dst) and move.
 				if len(args) > 1 {
 					out = p.addWrite(out, args[1], "w", "w")
+				}
+				continue
+			}
+			if name == "sysopen" {
+				// sysopen(FH, path, O_WRONLY | O_APPEND …)
+				if len(args) > 2 && (containsIdent(args[2], "O_WRONLY") || containsIdent(args[2], "O_RDWR") || containsIdent(args[2], "O_CREAT") || containsIdent(args[2], "O_TRUNC") || containsIdent(args[2], "O_APPEND")) {
+					m := "w"
+					if containsIdent(args[2], "O_APPEND") {
+						m = "a"
+					}
+					out = p.addWrite(out, args[1], m, "wa")
 				}
 				continue
 			}
@@ -215,6 +233,13 @@ func (p *program) writes() []codeWrite {
 				if len(args) > 1 {
 					out = p.addWrite(out, args[1], "w", "w")
 				}
+			case "splfileobject":
+				// new SplFileObject(path, mode)
+				if len(args) > 1 {
+					if m, ok := p.mode(args, 1, ""); ok {
+						out = p.addWrite(out, args[0], m, "waxc+")
+					}
+				}
 			}
 		}
 	}
@@ -244,6 +269,7 @@ var writers = map[string]bool{
 	"copy": true, "copy2": true, "copyfile": true, "move": true, "rename": true, "replace": true, "symlink": true,
 	"copyfilesync": true, "renamesync": true, "cp": true, "cpsync": true, "symlinksync": true,
 	"mv": true, "ln_s": true, "install": true, "fileio": true, "link": true, "symlink_to": true, "hardlink_to": true,
+	"sysopen": true, "splfileobject": true,
 }
 
 // literals fills p.binds from the program's assignments to a name:
@@ -421,9 +447,18 @@ func (p *program) pathOf(a []token) (v lit, home bool) {
 			case "expanduser", "expand_path":
 				// os.path.expanduser("~/x"), File.expand_path("~/x").
 				return tilde(p.expr(a[j+2 : n-1]))
-			case "join":
+			case "expandvars":
+				// os.path.expandvars("$HOME/x"), "${HOME}/x".
+				v := p.expr(a[j+2 : n-1])
+				for _, h := range []string{"$HOME", "${HOME}"} {
+					if rest, ok := strings.CutPrefix(v.text, h); ok && (rest == "" || rest[0] == '/') {
+						return lit{rest, v.dyn}, true
+					}
+				}
+				return lit{runtimeHole, true}, false
+			case "join", "resolve":
 				// os.path.join(os.path.expanduser("~"), ".bashrc"),
-				// path.join(os.homedir(), ".bashrc").
+				// path.join(os.homedir(), ".bashrc"), path.resolve(…).
 				if j == 0 || a[j-1].text != "." {
 					continue
 				}

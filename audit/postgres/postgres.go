@@ -112,11 +112,7 @@ var _ audit.Store = (*Store)(nil)
 // "key=value" string; empty means libpq's PG* variables), migrates the
 // schema and returns the store, which closes its pool in Close.
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("audit/postgres: parsing the connection string: %w", err)
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	pool, err := sessionpg.Connect(ctx, dsn, 0)
 	if err != nil {
 		return nil, fmt.Errorf("audit/postgres: %w", err)
 	}

@@ -134,14 +134,7 @@ var _ session.Store = (*Store)(nil)
 // the pool and closes it in Close. Any failure matches
 // [session.ErrUnavailable].
 func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("session/postgres: %w: parsing the connection string: %w", session.ErrUnavailable, err)
-	}
-	if opts.MaxConns > 0 {
-		cfg.MaxConns = opts.MaxConns
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	pool, err := Connect(ctx, dsn, opts.MaxConns)
 	if err != nil {
 		return nil, fmt.Errorf("session/postgres: %w: %w", session.ErrUnavailable, err)
 	}
@@ -152,6 +145,22 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	}
 	s.owned = true
 	return s, nil
+}
+
+// Connect opens a pool on the database named by dsn (a "postgres://" URL
+// or "key=value" string; empty means libpq's PG* variables), of at most
+// maxConns connections when maxConns > 0 (else pgxpool's default). The
+// session, approval and audit stores' Open use it; the caller closes the
+// pool.
+func Connect(ctx context.Context, dsn string, maxConns int32) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("parsing the connection string: %w", err)
+	}
+	if maxConns > 0 {
+		cfg.MaxConns = maxConns
+	}
+	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
 // New returns a store on pool, migrating the schema first (replicas

@@ -32,27 +32,21 @@ type codeWrite struct {
 	argv bool
 }
 
-// writes returns the files the program opens for writing with a path
-// whose start is known:
-//
-//   - Python: open(path, mode) and io/codecs.open with a mode holding w,
-//     a, x or +; pathlib.Path(path).write_text / write_bytes /
-//     open(mode) (also after .expanduser()), (Path.home() / name).
-//   - Node: fs writeFile, appendFile (and their Sync forms),
-//     createWriteStream.
-//   - Ruby: File.write / binwrite, IO.write, File.open / File.new with a
-//     write mode.
-//   - Perl: open(FH, '>' | '>>' | '+<' | '+>', path), open(FH, ">path").
-//   - PHP: file_put_contents (FILE_APPEND appends), fopen with a mode
-//     holding w, a, x, c or +.
-//
-// A path is a string expression as expr reads it; expanduser,
-// expand_path, os.homedir(), Path.home() and $HOME / os.environ["HOME"]
-// at its start make it home-relative.
+// writes returns the files the program opens for writing, creates or
+// copies onto, with a path whose start is known: open calls with a
+// writing mode or flags (Python open/io.open/os.open and pathlib's
+// write_text, write_bytes, open, rename, symlink_to; Node fs writeFile,
+// appendFile, createWriteStream, openSync; Ruby File.write, File.open,
+// Kernel#open; Perl open and sysopen; PHP file_put_contents, fopen,
+// SplFileObject) and the destinations of copies and moves (shutil,
+// os.rename, fs.copyFileSync, FileUtils, File::Copy, PHP copy). A path
+// is read by pathOf: literals, names bound to expressions, joins, the
+// home through expanduser and its kin, the program's own arguments.
+// testdata/codewrites.tsv holds the cases.
 func (p *program) writes() []codeWrite {
 	var out []codeWrite
 	t := p.toks
-	p.literals()
+	p.bindings()
 	for i := 0; i+1 < len(t); i++ {
 		if t[i].kind != tokIdent || !writers[strings.ToLower(t[i].text)] {
 			continue
@@ -79,12 +73,10 @@ func (p *program) writes() []codeWrite {
 			switch {
 			case name == "open" && method && p.qualifier(i) == "os":
 				// os.open(path, os.O_WRONLY | os.O_APPEND | …)
-				if len(args) > 1 && (containsIdent(args[1], "O_WRONLY") || containsIdent(args[1], "O_RDWR") || containsIdent(args[1], "O_CREAT") || containsIdent(args[1], "O_TRUNC") || containsIdent(args[1], "O_APPEND")) {
-					m := "w"
-					if containsIdent(args[1], "O_APPEND") {
-						m = "a"
+				if len(args) > 1 {
+					if m, ok := flagMode(args[1]); ok {
+						out = p.addWrite(out, args[0], m, "wa")
 					}
-					out = p.addWrite(out, args[0], m, "wa")
 				}
 			case name == "open" && !method || (name == "open" || name == "FileIO") && (p.qualifier(i) == "io" || p.qualifier(i) == "codecs" || p.qualifier(i) == "builtins"):
 				if path, ok := p.arg(args, 0, "file"); ok {
@@ -158,13 +150,8 @@ func (p *program) writes() []codeWrite {
 				if len(args) > 1 {
 					if m, ok := p.mode(args, 1, "mode"); ok {
 						out = p.addWrite(out, args[0], m, "wa+")
-					} else if containsIdent(args[1], "WRONLY") || containsIdent(args[1], "RDWR") || containsIdent(args[1], "APPEND") || containsIdent(args[1], "CREAT") || containsIdent(args[1], "TRUNC") {
-						// File::WRONLY | File::APPEND
-						m := "w"
-						if containsIdent(args[1], "APPEND") {
-							m = "a"
-						}
-						out = p.addWrite(out, args[0], m, "wa")
+					} else if m, ok := flagMode(args[1]); ok {
+						out = p.addWrite(out, args[0], m, "wa") // File::WRONLY | File::APPEND
 					}
 				}
 			case q == "FileUtils" && (name == "cp" || name == "copy" || name == "mv" || name == "move" || name == "ln_s" || name == "install"):
@@ -185,12 +172,10 @@ func (p *program) writes() []codeWrite {
 			}
 			if name == "sysopen" {
 				// sysopen(FH, path, O_WRONLY | O_APPEND …)
-				if len(args) > 2 && (containsIdent(args[2], "O_WRONLY") || containsIdent(args[2], "O_RDWR") || containsIdent(args[2], "O_CREAT") || containsIdent(args[2], "O_TRUNC") || containsIdent(args[2], "O_APPEND")) {
-					m := "w"
-					if containsIdent(args[2], "O_APPEND") {
-						m = "a"
+				if len(args) > 2 {
+					if m, ok := flagMode(args[2]); ok {
+						out = p.addWrite(out, args[1], m, "wa")
 					}
-					out = p.addWrite(out, args[1], m, "wa")
 				}
 				continue
 			}
@@ -272,12 +257,12 @@ var writers = map[string]bool{
 	"sysopen": true, "splfileobject": true,
 }
 
-// literals fills p.binds from the program's assignments to a name:
+// bindings fills p.binds from the program's assignments to a name:
 // Python, Ruby and JavaScript name = … (also after const, let, var),
 // Perl my $name = … and PHP $name = …, each bound expression read as far
 // as an expression goes (operands joined by + / % . and calls, indexes
 // and attributes after them): the tokens carry no line ends.
-func (p *program) literals() {
+func (p *program) bindings() {
 	t := p.toks
 	for i := 0; i+2 < len(t); i++ {
 		if t[i].kind != tokIdent || t[i+1].kind != tokPunct || t[i+1].text != "=" || t[i+2].kind == tokPunct && t[i+2].text == "=" {
@@ -633,13 +618,13 @@ func (p *program) pathlibOf(dot int) (v lit, home, ok bool) {
 			if t[j].kind != tokIdent || j > 0 && t[j-1].text == "." || len(p.binds[t[j].text]) == 0 || p.resolving > 8 {
 				return lit{}, false, false
 			}
-			p.resolving++
-			defer func() { p.resolving-- }()
 			bs := p.binds[t[j].text]
 			b := bs[len(bs)-1]
 			v, home, ok := lit{}, false, false
 			if len(bs) == 1 && p.toks[b[1]-1].text == ")" {
+				p.resolving++
 				v, home, ok = p.pathlibOf(b[1])
+				p.resolving--
 			}
 			if !ok {
 				v, home, _ = p.bound(t[j].text)
@@ -710,6 +695,25 @@ func (p *program) pathlibOf(dot int) (v lit, home, ok bool) {
 		}
 	}
 	return lit{}, false, false
+}
+
+// flagMode reads open(2)-style flags (os.O_WRONLY | os.O_APPEND, Perl's
+// O_WRONLY|O_APPEND, Ruby's File::WRONLY|File::APPEND): "a" when they
+// append, "w" when they otherwise write; ok is false for flags that only
+// read.
+func flagMode(a []token) (mode string, ok bool) {
+	for _, x := range a {
+		if x.kind != tokIdent {
+			continue
+		}
+		switch strings.TrimPrefix(x.text, "O_") {
+		case "APPEND":
+			return "a", true
+		case "WRONLY", "RDWR", "CREAT", "TRUNC":
+			mode, ok = "w", true
+		}
+	}
+	return mode, ok
 }
 
 // containsIdent reports whether a holds the name id.

@@ -48,7 +48,7 @@ func (p *program) writes() []codeWrite {
 	t := p.toks
 	p.bindings()
 	for i := 0; i+1 < len(t); i++ {
-		if t[i].kind != tokIdent || !writers[strings.ToLower(t[i].text)] {
+		if t[i].kind != tokIdent || !writer(strings.ToLower(t[i].text)) {
 			continue
 		}
 		var args [][]token
@@ -245,16 +245,21 @@ func distinct(ws []codeWrite) []codeWrite {
 	return out
 }
 
-// writers are the names writes looks at (lower case), so that it splits
-// the arguments of no other call.
-var writers = map[string]bool{
-	"open": true, "write_text": true, "write_bytes": true, "writefile": true, "writefilesync": true,
-	"createwritestream": true, "appendfile": true, "appendfilesync": true, "write": true, "binwrite": true,
-	"new": true, "file_put_contents": true, "fopen": true, "opensync": true,
-	"copy": true, "copy2": true, "copyfile": true, "move": true, "rename": true, "replace": true, "symlink": true,
-	"copyfilesync": true, "renamesync": true, "cp": true, "cpsync": true, "symlinksync": true,
-	"mv": true, "ln_s": true, "install": true, "fileio": true, "link": true, "symlink_to": true, "hardlink_to": true,
-	"sysopen": true, "splfileobject": true,
+// writer reports the names writes looks at (lower case), so that it
+// splits the arguments of no other call. A switch, not a map: nothing is
+// built when the hook starts.
+func writer(name string) bool {
+	switch name {
+	case "open", "write_text", "write_bytes", "writefile", "writefilesync",
+		"createwritestream", "appendfile", "appendfilesync", "write", "binwrite",
+		"new", "file_put_contents", "fopen", "opensync",
+		"copy", "copy2", "copyfile", "move", "rename", "replace", "symlink",
+		"copyfilesync", "renamesync", "cp", "cpsync", "symlinksync",
+		"mv", "ln_s", "install", "fileio", "link", "symlink_to", "hardlink_to",
+		"sysopen", "splfileobject":
+		return true
+	}
+	return false
 }
 
 // bindings fills p.binds from the program's assignments to a name:

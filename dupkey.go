@@ -106,9 +106,11 @@ func (d *keyScan) str() bool {
 }
 
 // key is one member name of an object: its raw text between the quotes,
-// and, for a name that is not plain ASCII, its folded form (foldKey).
+// whether that is plain (printable ASCII, no escapes), and for a name
+// that is not, its folded form (foldKey).
 type key struct {
 	raw    []byte
+	plain  bool
 	folded string
 }
 
@@ -139,7 +141,7 @@ func (d *keyScan) object(depth int) bool {
 			return false
 		}
 		k := key{raw: d.in[start+1 : d.i-1]}
-		if !plain(k.raw) {
+		if k.plain = plain(k.raw); !k.plain {
 			var ok bool
 			if k.folded, ok = foldKey(k.raw); !ok {
 				d.name, d.why = unquote(k.raw), "unreadable"
@@ -193,7 +195,7 @@ func plain(raw []byte) bool {
 
 // fold is k's folded form.
 func (k key) fold() string {
-	if k.folded != "" || !plain(k.raw) {
+	if !k.plain {
 		return k.folded
 	}
 	return string(bytes.ToUpper(k.raw))
@@ -201,7 +203,7 @@ func (k key) fold() string {
 
 // same reports two names some decoder takes for one.
 func (k key) same(o key) bool {
-	if k.folded == "" && o.folded == "" && plain(k.raw) && plain(o.raw) {
+	if k.plain && o.plain {
 		return bytes.EqualFold(k.raw, o.raw)
 	}
 	return k.fold() == o.fold()

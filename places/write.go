@@ -58,6 +58,13 @@ func System(p string) bool {
 // /dev/shm, macOS's /var/folders and their /private forms).
 func Temp(p string) bool { return underAny(strings.ToLower(path.Clean(p)), tempRoots) }
 
+// TempOutside reports whether p lies in a temporary directory and not
+// under home: a home inside one (HOME=/tmp/… in containers and CI) is a
+// home, its files as worth keeping as any home's.
+func TempOutside(p, home string) bool {
+	return Temp(p) && !(home != "" && paths.Under(p, home))
+}
+
 // writeSink reports device files any process may write harmlessly.
 func writeSink(p string) bool {
 	switch p {

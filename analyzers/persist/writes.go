@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/toolwall/toolwall"
-	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/places"
 	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
@@ -150,12 +149,6 @@ func tempPath(p string) bool {
 	return false
 }
 
-// inHome reports p under home: a home in a temporary directory
-// (HOME=/tmp/… in containers and CI) is still a home.
-func inHome(p, home string) bool {
-	return home != "" && paths.Under(p, home)
-}
-
 // judgeWrite reports a write to a persistence, startup, system or log
 // place.
 func (k *checker) judgeWrite(c *shell.Command, wr write) {
@@ -173,7 +166,7 @@ func (k *checker) judgeWrite(c *shell.Command, wr write) {
 			return
 		}
 	}
-	if ignoredWrite(p) || !dynamic && !wr.replace && knownHosts(p, k.home) || tempPath(p) && !inHome(p, k.home) {
+	if ignoredWrite(p) || !dynamic && !wr.replace && knownHosts(p, k.home) || tempPath(p) && places.TempOutside(p, k.home) {
 		return
 	}
 	what := quote(c)

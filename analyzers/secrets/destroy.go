@@ -222,7 +222,7 @@ func (s *state) loss(c *shell.Command, p string, partial bool, verb string) {
 	lp := strings.ToLower(places.Real(p))
 	switch {
 	case (cl == places.Credential || cl == places.PrivateKey || cl == places.SystemSecret) && !paths.Under(p, s.project) &&
-		!places.Temp(p) && !strings.Contains(lp, "/cache/") && !strings.HasSuffix(lp, "/cache"):
+		!places.TempOutside(p, s.home) && !strings.Contains(lp, "/cache/") && !strings.HasSuffix(lp, "/cache"):
 		f := toolwall.Finding{
 			Rule: RuleDeleteCredential, Action: toolwall.Deny,
 			Reason: fmt.Sprintf("%s %s (%s) was refused: `%s` would lose a credential that only its issuer can "+

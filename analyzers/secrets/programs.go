@@ -401,7 +401,7 @@ func (s *state) search(c *shell.Command) {
 		}
 		dir := paths.Abs(paths.Expand(st.Value, s.home), c.Cwd)
 		inStore := places.Classify(dir) == places.Credential || places.KeyDir(dir) && places.Classify(dir).Secret()
-		if !inStore && (paths.Under(dir, s.project) || places.Temp(dir)) {
+		if !inStore && (paths.Under(dir, s.project) || places.TempOutside(dir, s.home)) {
 			continue // a search of the project or a temporary directory
 		}
 		for _, n := range names {

@@ -12,7 +12,6 @@ import (
 	auditpg "github.com/toolwall/toolwall/audit/postgres"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/internal/auditlist"
-	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session/postgres"
 )
 
@@ -28,9 +27,13 @@ func (f *auditFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.schema, "postgres-schema", postgres.DefaultSchema, "PostgreSQL schema of the audit log with --store postgres")
 }
 
-// open opens the audit log and prunes it to audit.retention, as every
-// reading of the local store does.
-func (f *auditFlags) open(ctx context.Context, cfg *policy.Config) (audit.Store, error) {
+// open loads the configuration, opens the audit log and prunes it to
+// audit.retention, as every reading of the local store does.
+func (f *auditFlags) open(ctx context.Context) (audit.Store, error) {
+	cfg, err := loadConfig()
+	if err != nil {
+		return nil, err
+	}
 	switch f.store {
 	case "local":
 		path, err := engine.StatePath(f.state, cfg)
@@ -72,11 +75,7 @@ audit log a fleet of servers writes in PostgreSQL (toolwall serve
 --store postgres: every replica's decisions and outcomes in one log).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig()
-			if err != nil {
-				return err
-			}
-			a, err := af.open(cmd.Context(), cfg)
+			a, err := af.open(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -99,11 +98,7 @@ func newExplain() *cobra.Command {
 		Short: "Show everything recorded about one decision (see toolwall explain --help)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfig()
-			if err != nil {
-				return err
-			}
-			a, err := af.open(cmd.Context(), cfg)
+			a, err := af.open(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -29,11 +29,7 @@ With --store postgres it shows the audit log a fleet of servers writes in
 PostgreSQL (toolwall serve --store postgres).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig()
-			if err != nil {
-				return err
-			}
-			a, err := af.open(cmd.Context(), cfg)
+			a, err := af.open(cmd.Context())
 			if err != nil {
 				return err
 			}

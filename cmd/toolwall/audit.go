@@ -74,12 +74,7 @@ which links the PostgreSQL driver this binary does without.`,
 			switch pg.store {
 			case "postgres":
 				// toolwall-net lists with the flags as given.
-				argv := []string{"audit"}
-				if configPath != "" {
-					argv = append([]string{"--config", configPath}, argv...)
-				}
-				cmd.Flags().Visit(func(f *pflag.Flag) { argv = append(argv, "--"+f.Name+"="+f.Value.String()) })
-				return runNet(argv)
+				return runNet(netArgs(cmd, "audit", func(string) bool { return true }))
 			case "local":
 			default:
 				return fmt.Errorf("--store %q: want local or postgres", pg.store)
@@ -98,6 +93,23 @@ which links the PostgreSQL driver this binary does without.`,
 	pg.add(cmd)
 	cmd.AddCommand(newAuditPrune(), netCommand("serve", "Serve a local page over the audit store (loopback only, random token in the URL)", "audit-serve"))
 	return cmd
+}
+
+// netArgs is the command line of toolwall-net's sub for cmd: --config
+// when given, then the flags of cmd that were set and that keep accepts
+// (toolwall-net's readers take the same names).
+func netArgs(cmd *cobra.Command, sub string, keep func(name string) bool) []string {
+	var argv []string
+	if configPath != "" {
+		argv = append(argv, "--config", configPath)
+	}
+	argv = append(argv, sub)
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if keep(f.Name) {
+			argv = append(argv, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	return argv
 }
 
 // pgFlags choose the audit log of a server fleet in PostgreSQL, which
@@ -187,17 +199,9 @@ toolwall audit), through toolwall-net.`,
 			switch pg.store {
 			case "postgres":
 				// toolwall-net reads the fleet's audit log.
-				argv := []string{"explain"}
-				if configPath != "" {
-					argv = append([]string{"--config", configPath}, argv...)
-				}
-				cmd.Flags().Visit(func(f *pflag.Flag) {
-					switch f.Name {
-					case "state", "store", "postgres", "postgres-schema":
-						argv = append(argv, "--"+f.Name+"="+f.Value.String())
-					}
-				})
-				return runNet(append(argv, args[0]))
+				return runNet(append(netArgs(cmd, "explain", func(name string) bool {
+					return name == "state" || name == "store" || name == "postgres" || name == "postgres-schema"
+				}), args[0]))
 			case "local":
 			default:
 				return fmt.Errorf("--store %q: want local or postgres", pg.store)

@@ -54,7 +54,7 @@ func (w *walker) runProgram(text, cwd string, c frame) {
 	saved := w.cwd
 	w.cwd = cwd
 	defer func() { w.cwd = saved }()
-	file, err := w.parse(text, c.depth)
+	file, text, err := w.parse(text, c.depth)
 	var se *SyntaxError
 	switch {
 	case errors.As(err, &se):

@@ -73,12 +73,12 @@ func Read(src string, opt Options) (*Script, error) {
 		defer zshParsers.Put(z)
 		w.parser = z
 	}
-	file, err := w.parse(src, 0)
+	file, text, err := w.parse(src, 0)
 	w.parser = p
 	if err != nil {
 		return nil, err
 	}
-	f := frame{src: src, scope: newScope(nil), piped: 1, pos: &positional{}}
+	f := frame{src: text, scope: newScope(nil), piped: 1, pos: &positional{}}
 	w.known = knownVars(file)
 	if !opt.Zsh {
 		w.top = file
@@ -89,11 +89,11 @@ func Read(src string, opt Options) (*Script, error) {
 	}
 	if !opt.NoDryRun && needsDryRun(s, file) {
 		s.DryRun = "source too large"
-		if len(src) <= dryMaxSource {
+		if len(text) <= dryMaxSource {
 			// The dry run gets a tree of its own: the interpreter may leave a
 			// goroutine running past its deadline (a process substitution),
 			// and the run marks up the tree it is given.
-			calls, err := dryRunSource(p, src, opt)
+			calls, err := dryRunSource(p, text, opt)
 			if err != nil {
 				s.DryRun = err.Error()
 			} else {
@@ -295,22 +295,74 @@ func (w *walker) tick() bool {
 }
 
 // parse parses one source at the given re-parse depth.
-func (w *walker) parse(src string, depth int) (*syntax.File, error) {
+func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 	if depth > w.opt.MaxDepth {
-		return nil, &LimitError{Limit: "depth", Max: w.opt.MaxDepth}
+		return nil, "", &LimitError{Limit: "depth", Max: w.opt.MaxDepth}
 	}
 	w.parsed += len(src)
 	if len(src) > w.opt.MaxBytes || w.parsed > w.opt.MaxBytes*w.opt.MaxDepth {
-		return nil, &LimitError{Limit: "bytes", Max: w.opt.MaxBytes}
+		return nil, "", &LimitError{Limit: "bytes", Max: w.opt.MaxBytes}
 	}
 	if nesting(src) > maxNesting {
-		return nil, &LimitError{Limit: "depth", Max: maxNesting}
+		return nil, "", &LimitError{Limit: "depth", Max: maxNesting}
 	}
 	f, err := w.parser.Parse(strings.NewReader(src), "")
-	if err != nil {
-		return nil, &SyntaxError{Depth: depth, Err: err}
+	if err == nil {
+		return f, src, nil
 	}
-	return f, nil
+	// bash reads "((" as an arithmetic command (and "$((" as an arithmetic
+	// expansion) only where it finds the matching "))"; elsewhere it reads
+	// the text again as nested subshells ("( (", "$( ("), and dash always
+	// does. The parser decides at once and fails, so a text it refuses is
+	// read the way those shells fall back to.
+	if alt := spaceDoubleParens(src); alt != src {
+		if g, altErr := w.parser.Parse(strings.NewReader(alt), ""); altErr == nil {
+			return g, alt, nil
+		}
+	}
+	return nil, "", &SyntaxError{Depth: depth, Err: err}
+}
+
+// spaceDoubleParens returns src with every "((" outside single quotes,
+// comments and backslash escapes spaced to "( (" — the reading bash falls
+// back to when "((…" is not closed by "))", and the only reading dash has.
+func spaceDoubleParens(src string) string {
+	if !strings.Contains(src, "((") {
+		return src
+	}
+	var b strings.Builder
+	b.Grow(len(src) + 8)
+	var single, double, word bool
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case single:
+			single = c != '\''
+		case c == '\\' && i+1 < len(src):
+			b.WriteByte(c)
+			i++
+			c = src[i]
+		case c == '\'' && !double:
+			single = true
+		case c == '"':
+			double = !double
+		case c == '#' && !double && !word:
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				j = len(src) - i
+			}
+			b.WriteString(src[i : i+j])
+			i += j - 1
+			continue
+		case c == '(' && i+1 < len(src) && src[i+1] == '(' && (!double || i > 0 && src[i-1] == '$'):
+			b.WriteString("( ")
+			word = false
+			continue
+		}
+		b.WriteByte(c)
+		word = !strings.ContainsRune(" \t\n;&|()<>", rune(c))
+	}
+	return b.String()
 }
 
 // reparse parses body as a nested script and walks it in f (whose depth
@@ -319,12 +371,12 @@ func (w *walker) reparse(body string, f frame) {
 	if w.err != nil {
 		return
 	}
-	file, err := w.parse(body, f.depth)
+	file, text, err := w.parse(body, f.depth)
 	if err != nil {
 		w.fail(err)
 		return
 	}
-	f.src = body
+	f.src = text
 	w.stmts(file.Stmts, f)
 }
 
@@ -475,6 +527,7 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 		var ls []sub
 		w.arith(c.X, &f, &ls)
 		w.subs(ls, outer)
+		w.arithAsSubshells(c, f)
 	case *syntax.TestClause:
 		var ls []sub
 		w.test(c.X, &f, &ls)
@@ -498,6 +551,27 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 	}
 	w.subs(subs, outer)
 	return last
+}
+
+// arithAsSubshells walks the text of an arithmetic command the way dash
+// reads it: "((reboot))" is two nested subshells running reboot there,
+// and sh -c or a pipe into sh may hand the text to dash. Text that is no
+// command list adds nothing.
+func (w *walker) arithAsSubshells(c *syntax.ArithmCmd, f frame) {
+	lo, hi := int(c.Left.Offset())+2, int(c.Right.Offset())
+	if lo > hi || hi > len(f.src) || f.depth >= w.opt.MaxDepth {
+		return
+	}
+	file, err := w.parser.Parse(strings.NewReader(f.src[lo:hi]), "")
+	if err != nil {
+		return
+	}
+	saved := w.cwd
+	sub := f.nested("dash ((")
+	sub.src = f.src[lo:hi]
+	sub.depth++
+	w.stmts(file.Stmts, sub)
+	w.cwd = saved
 }
 
 func (w *walker) ifClause(c *syntax.IfClause, f frame) *Command {

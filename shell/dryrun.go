@@ -668,11 +668,20 @@ func (w *walker) mergeDry(calls []dryCall, top frame, exact bool) {
 	w.out = &w.script.Commands
 	dropped := map[*Command]bool{}
 	seen := map[string]bool{}
+	later := map[*Command]dryCall{}
+	if exact {
+		extra = deferredRuns(old, extra, later)
+	}
 	for _, c := range old {
 		if w.err != nil {
 			return
 		}
 		if ancestorIn(c, dropped) {
+			continue
+		}
+		if d, ok := later[c]; ok {
+			dropped[c] = true
+			w.emitDry(d, c, top, seen, true)
 			continue
 		}
 		if dc, ok := byOff[c.offset]; ok && exact && c.offset >= 0 && len(c.Args) > 0 && !c.Args[0].Dynamic && varDynamic(c) {
@@ -702,6 +711,53 @@ func (w *walker) mergeDry(calls []dryCall, top frame, exact bool) {
 	for _, d := range extra {
 		w.emitDry(d, nil, top, seen, false)
 	}
+}
+
+// deferredRuns pairs the commands of text run later (a trap's action,
+// read at no offset of the source) with the dry run's calls that fit
+// them: a command whose words are dynamic only through variables, and
+// one call whose words agree with its static words and certain ends
+// ("rm -rf \"$TMP\"" in a trap, and rm -rf /tmp/tmp.x as the dry run ran
+// it). A pair goes into later; the calls left unpaired are returned.
+func deferredRuns(old []*Command, extra []dryCall, later map[*Command]dryCall) []dryCall {
+	for _, c := range old {
+		if c.offset >= 0 || c.Via != "trap" || len(c.Args) == 0 || c.Args[0].Dynamic || !varDynamic(c) {
+			continue
+		}
+		at := -1
+		for i, d := range extra {
+			if fitsReading(c.Args, d.args) {
+				if at >= 0 {
+					at = -2
+					break
+				}
+				at = i
+			}
+		}
+		if at >= 0 {
+			later[c] = extra[at]
+			extra = slices.Delete(extra, at, at+1)
+		}
+	}
+	return extra
+}
+
+// fitsReading reports whether a dry-run argv could be the run of the
+// static words: the same count, the static words equal, each dynamic one
+// starting and ending with its certain text.
+func fitsReading(static []Word, dry []string) bool {
+	if len(static) != len(dry) {
+		return false
+	}
+	for i, s := range static {
+		if strings.HasPrefix(dry[i], markUnknown) {
+			return false
+		}
+		if !s.Dynamic && s.Value != dry[i] || s.Dynamic && (!strings.HasPrefix(dry[i], s.Prefix) || !strings.HasSuffix(dry[i], s.Suffix)) {
+			return false
+		}
+	}
+	return true
 }
 
 // ancestorIn reports whether a command a runs inside is in set.

@@ -132,14 +132,24 @@ func (w *walker) finish(c *Command, own []Redirect, f frame) {
 	} else {
 		c.Stdin = f.stdin
 	}
-	c.Inv = invoke(c.Args)
+	c.Inv = invoke(c.Name, c.Args)
 	c.Effects = effects(c)
 }
 
-// commandName is the lower-cased base name of a static Args[0].
+// commandName is the lower-cased base name of Args[0], where its last
+// path element is static.
 func commandName(args []Word) string {
-	if len(args) == 0 || args[0].Dynamic {
+	if len(args) == 0 {
 		return ""
+	}
+	if a := args[0]; a.Dynamic {
+		// "$VIRTUAL_ENV/bin/pip": the folder is known only at run time,
+		// the file it runs is not.
+		i := strings.LastIndexByte(a.Suffix, '/')
+		if i < 0 || i == len(a.Suffix)-1 || a.Glob {
+			return ""
+		}
+		return baseName(a.Suffix[i:])
 	}
 	return baseName(args[0].Value)
 }

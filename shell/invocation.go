@@ -16,13 +16,13 @@ type Invocation struct {
 	Args []Word
 }
 
-// invoke reads args through the catalog entry of the program args[0]
-// names (nil for an empty or dynamic command word).
-func invoke(args []Word) *Invocation {
-	if len(args) == 0 || args[0].Dynamic {
+// invoke reads args through the catalog entry of name, the program
+// args[0] names (nil when that is only known at run time).
+func invoke(name string, args []Word) *Invocation {
+	if name == "" {
 		return nil
 	}
-	p := programs.Lookup(baseName(args[0].Value))
+	p := programs.Lookup(name)
 	return &Invocation{Parsed: programs.Parse(p, tokens(args)), Args: args}
 }
 

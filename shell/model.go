@@ -52,6 +52,10 @@ type Word struct {
 	// Prefix is the literal text before the first dynamic part (all of
 	// Value when the word is static). "/tmp/test-$$" has Prefix "/tmp/test-".
 	Prefix string
+	// Suffix is, for a Dynamic word, the literal text after its last
+	// dynamic part ("" for a static word). "$VIRTUAL_ENV/bin/pip" has Suffix
+	// "/bin/pip": the file it names is pip, wherever the folder is.
+	Suffix string
 	// Glob is set when the word has unquoted pattern characters (* ? [).
 	Glob bool
 }

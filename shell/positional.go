@@ -60,7 +60,13 @@ func writeWord(b *wordBuf, a Word) {
 	if a.Dynamic {
 		b.b.WriteString(a.Prefix)
 		b.dynamic()
-		b.b.WriteString(strings.TrimPrefix(a.Value, a.Prefix))
+		mid := strings.TrimPrefix(a.Value, a.Prefix)
+		if len(a.Suffix) <= len(mid) {
+			mid = mid[:len(mid)-len(a.Suffix)]
+		}
+		b.b.WriteString(mid)
+		b.dynamic()
+		b.b.WriteString(a.Suffix)
 		return
 	}
 	b.b.WriteString(a.Value)

@@ -69,7 +69,9 @@ type wordBuf struct {
 	b      text
 	dyn    bool
 	prefix string
-	glob   bool
+	// tail is where the text after the last dynamic part starts.
+	tail int
+	glob bool
 }
 
 // text builds a string like strings.Builder, but keeps a text written in
@@ -101,6 +103,10 @@ func (t *text) WriteByte(c byte) error {
 	return t.more.WriteByte(c)
 }
 
+func (t *text) Len() int {
+	return len(t.one) + t.more.Len()
+}
+
 func (t *text) String() string {
 	if t.more.Len() == 0 {
 		return t.one
@@ -113,15 +119,16 @@ func (x *wordBuf) dynamic() {
 		x.dyn = true
 		x.prefix = x.b.String()
 	}
+	x.tail = x.b.Len()
 }
 
 func (x *wordBuf) word(raw string) Word {
 	v := x.b.String()
-	p := x.prefix
-	if !x.dyn {
-		p = v
+	p, sfx := v, ""
+	if x.dyn {
+		p, sfx = x.prefix, v[min(x.tail, len(v)):]
 	}
-	return Word{Raw: raw, Value: v, Dynamic: x.dyn, Prefix: p, Glob: x.glob}
+	return Word{Raw: raw, Value: v, Dynamic: x.dyn, Prefix: p, Suffix: sfx, Glob: x.glob}
 }
 
 // joinLits merges adjacent literals of a brace-expanded word, so that a

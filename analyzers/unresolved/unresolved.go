@@ -47,7 +47,7 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 				return
 			}
 			continue
-		case w.Dynamic:
+		case w.Dynamic && c.Name == "":
 			why = "its program comes from a variable, an array or a command substitution"
 		case w.Glob:
 			why = "its program name is a pattern the shell expands"

@@ -29,7 +29,7 @@ const (
 // itself safe (see Unswitchable).
 var unswitchable = []string{
 	RuleConfig,
-	"shell.limit", "shell.parse-error", "shell.unclosed-heredoc", "shell.lookalike-dash",
+	"shell.limit", "shell.parse-error", "shell.unreadable-code", "shell.unclosed-heredoc", "shell.lookalike-dash",
 	"pwsh.parse-error", "files.bad-input",
 	"policy.self-approve",
 }
@@ -37,7 +37,7 @@ var unswitchable = []string{
 // Unswitchable reports whether rules.disable may not name rule id: the
 // rules that keep toolwall itself safe. They are the gate's own (gate.*:
 // its failures, timeouts and cancellations), input it cannot read or
-// check (input.*, shell.limit, shell.parse-error, shell.unclosed-heredoc,
+// check (input.*, shell.limit, shell.parse-error, shell.unreadable-code, shell.unclosed-heredoc,
 // shell.lookalike-dash, pwsh.parse-error, files.bad-input), a
 // configuration that does not load (config.invalid) and an agent
 // approving its own calls (policy.self-approve). The gate keeps their

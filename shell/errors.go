@@ -1,6 +1,9 @@
 package shell
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // SyntaxError is returned when the command does not parse. The gate asks a
 // human: what cannot be read cannot be judged safe.
@@ -29,4 +32,23 @@ type LimitError struct {
 
 func (e *LimitError) Error() string {
 	return fmt.Sprintf("shell: command exceeds the %s limit of %d", e.Limit, e.Max)
+}
+
+// UnclosedHeredoc returns the delimiter of a heredoc the parser reached
+// the end of input in: bash then takes the rest of the input as its body.
+func UnclosedHeredoc(err error) (string, bool) {
+	if err == nil {
+		return "", false
+	}
+	msg := err.Error()
+	i := strings.Index(msg, "unclosed here-document `")
+	if i < 0 {
+		return "", false
+	}
+	rest := msg[i+len("unclosed here-document `"):]
+	j := strings.IndexByte(rest, '`')
+	if j <= 0 {
+		return "", false
+	}
+	return rest[:j], true
 }

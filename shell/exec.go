@@ -15,6 +15,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	var assigns []string
 	for _, a := range ce.Assigns {
 		aw := w.assignWord(a, &f, &subs)
+		w.shellRun(aw, f)
 		if aw.Dynamic {
 			assigns = append(assigns, aw.Raw)
 		} else {
@@ -257,9 +258,9 @@ func (w *walker) runChild(body string, cmd *Command, c frame) {
 
 // procText returns the static output of the process substitution an
 // operand names (`bash <(echo 'rm -rf ~')`, `source <(printf …)`).
-func (w *walker) procText(op Word) (string, bool) {
+func (w *walker) procText(op Word, cwd string) (string, bool) {
 	if !op.Dynamic {
-		return "", false
+		return w.writtenText(op, cwd)
 	}
 	for _, s := range w.procs {
 		if s.via == "<()" && s.raw == op.Raw && s.last != nil && len(s.stmts) == 1 {
@@ -267,6 +268,47 @@ func (w *walker) procText(op Word) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// noteWrites remembers a command whose output a redirect writes to a file
+// named statically, so that a shell reading the file later in the script
+// (bash f, source f, BASH_ENV=f) reads what it wrote.
+func (w *walker) noteWrites(c *Command) {
+	for _, r := range c.Redirects {
+		if !r.Writes() || r.Op == "<>" || r.Fd != "" && r.Fd != "1" || r.Target.Dynamic {
+			continue
+		}
+		p := abs(r.Target.Value, c.Cwd)
+		if p == "" {
+			continue
+		}
+		if w.written == nil {
+			w.written = map[string][]*Command{}
+		}
+		if r.Op == ">>" || r.Op == "&>>" {
+			w.written[p] = append(w.written[p], c)
+		} else {
+			w.written[p] = []*Command{c}
+		}
+	}
+}
+
+// writtenText returns the text the script wrote to the file op names,
+// where every command that wrote it printed static text.
+func (w *walker) writtenText(op Word, cwd string) (string, bool) {
+	cmds := w.written[abs(op.Value, cwd)]
+	if len(cmds) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for _, c := range cmds {
+		t, ok := w.outputText(c, 0)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(t)
+	}
+	return b.String(), true
 }
 
 // stdinText returns the text a command reads on stdin when it is static:
@@ -356,7 +398,7 @@ func (w *walker) source(cmd *Command, f frame) {
 	if len(cmd.Args) < 2 {
 		return
 	}
-	text, ok := w.procText(cmd.Args[1])
+	text, ok := w.procText(cmd.Args[1], cmd.Cwd)
 	if !ok {
 		if cmd.Args[1].Dynamic || !isStdinFile(cmd.Args[1].Value) || cmd.Args[1].Value == "-" {
 			return

@@ -190,7 +190,10 @@ type walker struct {
 	// procs are the substitutions of the command being followed, for a
 	// shell or source reading a <(…) file.
 	procs []sub
-	err   error
+	// written are the commands whose output went to each file named
+	// statically, in order (see noteWrites).
+	written map[string][]*Command
+	err     error
 }
 
 // scope is what one shell process knows: its functions and whether the
@@ -320,6 +323,15 @@ func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 			return g, alt, nil
 		}
 	}
+	// Text handed to a shell inside the command (sh -c, a heredoc fed to
+	// sh) whose heredoc is never closed: that shell takes the rest as its
+	// body and runs it. (At the top the gate asks about it instead.)
+	if delim, ok := UnclosedHeredoc(err); ok && depth > 0 {
+		alt := src + "\n" + delim + "\n"
+		if g, altErr := w.parser.Parse(strings.NewReader(alt), ""); altErr == nil {
+			return g, alt, nil
+		}
+	}
 	return nil, "", &SyntaxError{Depth: depth, Err: err}
 }
 
@@ -389,6 +401,7 @@ func (w *walker) emit(c *Command, feeds *[]*Command) {
 		return
 	}
 	*w.out = append(*w.out, c)
+	w.noteWrites(c)
 	if feeds != nil && !stdoutToFile(c.Redirects) {
 		*feeds = append(*feeds, c)
 	}
@@ -566,12 +579,21 @@ func (w *walker) arithAsSubshells(c *syntax.ArithmCmd, f frame) {
 	if err != nil {
 		return
 	}
-	saved := w.cwd
+	saved, out := w.cwd, w.out
+	var mine []*Command
+	w.out = &mine
 	sub := f.nested("dash ((")
 	sub.src = f.src[lo:hi]
 	sub.depth++
 	w.stmts(file.Stmts, sub)
-	w.cwd = saved
+	w.cwd, w.out = saved, out
+	// a program word made of the expression's values ($n, $(…)) is a
+	// number at run time, which no shell finds as a program
+	for _, x := range mine {
+		if len(x.Args) > 0 && !x.Args[0].Dynamic {
+			*w.out = append(*w.out, x)
+		}
+	}
 }
 
 func (w *walker) ifClause(c *syntax.IfClause, f frame) *Command {
@@ -656,6 +678,14 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, f frame) {
 		bf.define = true
 		w.stmt(c.Body, bf)
 		w.out, w.cwd, w.active[n.Value] = savedOut, savedCwd, wasActive
+		if hookFuncs[n.Value] && !f.define && !wasActive {
+			// the shell calls it by itself (a command not found, a prompt)
+			w.active[n.Value] = true
+			hf := f.nested("function " + n.Value)
+			hf.fn = n.Value
+			w.stmt(c.Body, hf)
+			w.cwd, w.active[n.Value] = savedCwd, wasActive
+		}
 	}
 }
 
@@ -696,7 +726,9 @@ func (w *walker) decl(c *syntax.DeclClause, f frame) *Command {
 		if a.Name != nil {
 			w.taint(a.Name.Value, f.scope)
 		}
-		args = append(args, w.assignWord(a, &f, &subs))
+		aw := w.assignWord(a, &f, &subs)
+		args = append(args, aw)
+		w.shellRun(aw, f)
 	}
 	cmd := w.command(args, f)
 	w.finish(cmd, nil, f)

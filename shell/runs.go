@@ -161,7 +161,7 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 			gotCode = true
 		case programs.Exec:
 			gotCode = true
-			if text, ok := w.procText(word); ok {
+			if text, ok := w.procText(word, cmd.Cwd); ok {
 				w.runChild(text, cmd, w.child(cmd, f, "stdin"))
 			} else if !word.Dynamic && isStdinFile(word.Value) {
 				w.stdinCode(cmd, lang, f)

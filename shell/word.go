@@ -401,6 +401,7 @@ func (w *walker) param(p *syntax.ParamExp, f *frame) (string, bool) {
 
 // paramSubs collects substitutions nested in a parameter expansion.
 func (w *walker) paramSubs(p *syntax.ParamExp, f *frame, subs *[]sub) {
+	w.promptOp(p, f)
 	if p.Exp != nil && p.Exp.Word != nil {
 		w.word(p.Exp.Word, f, subs, false)
 	}

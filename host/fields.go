@@ -81,3 +81,20 @@ func IsPowerShell(tool string) bool {
 	t := strings.ToLower(tool)
 	return t == "powershell" || t == "pwsh"
 }
+
+// commandKeys are the argument names under which tools take a command
+// line or a script to run.
+var commandKeys = []string{"command", "commands", "cmd", "command_line", "commandLine", "script", "shell_command"}
+
+// CommandKey returns the first argument of f whose name says it holds a
+// command to run (command, commands, cmd, script, …). An adapter that
+// meets a tool it does not know carrying one cannot read the call as
+// harmless.
+func (f Fields) CommandKey() (string, bool) {
+	for _, k := range commandKeys {
+		if _, ok := f[k]; ok {
+			return k, true
+		}
+	}
+	return "", false
+}

@@ -74,3 +74,17 @@ func PatchCalls(text, cwd string) (calls []toolwall.Call, ok bool) {
 func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// JoinArgv writes an argument vector a host runs without a shell as the
+// shell command that runs the same: every word quoted, so that nothing in
+// it (a tilde, a glob, a $, a separator) is expanded or split.
+func JoinArgv(argv []string) string {
+	var b strings.Builder
+	for i, a := range argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(Quote(a))
+	}
+	return b.String()
+}

@@ -40,9 +40,11 @@ type payload struct {
 		Input json.RawMessage `json:"input"`
 	} `json:"tool_call"`
 	ToolResult *struct {
-		ID      string `json:"id"`
-		Name    string `json:"name"`
-		IsError bool   `json:"isError"`
+		ID      string          `json:"id"`
+		Name    string          `json:"name"`
+		Input   json.RawMessage `json:"input"`
+		Error   json.RawMessage `json:"error"`
+		IsError bool            `json:"isError"`
 	} `json:"tool_result"`
 }
 
@@ -60,17 +62,20 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 	var tool string
 	var input json.RawMessage
 	id := ""
+	// encoded: the extension's parameter record (every value a string);
+	// the CLI's tool_call and tool_result carry the input as it is.
+	encoded := false
 	switch {
 	case p.HookName == "PreToolUse" || p.HookName == "" && p.PreToolUse != nil:
 		if p.PreToolUse == nil {
 			return req, host.Malformed("PreToolUse has no preToolUse object")
 		}
-		req.Event, tool, input = host.PreToolUse, p.PreToolUse.ToolName, p.PreToolUse.Parameters
+		req.Event, tool, input, encoded = host.PreToolUse, p.PreToolUse.ToolName, p.PreToolUse.Parameters, true
 	case p.HookName == "PostToolUse":
 		if p.PostToolUse == nil {
 			return req, nil
 		}
-		req.Event, tool, input = host.PostToolUse, p.PostToolUse.ToolName, p.PostToolUse.Parameters
+		req.Event, tool, input, encoded = host.PostToolUse, p.PostToolUse.ToolName, p.PostToolUse.Parameters, true
 		if p.PostToolUse.Success != nil && !*p.PostToolUse.Success {
 			req.Event = host.PostToolUseFailure
 		}
@@ -83,15 +88,11 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 		if p.ToolResult == nil {
 			return req, nil
 		}
-		req.Event, tool, id = host.PostToolUse, p.ToolResult.Name, p.ToolResult.ID
-		if p.ToolResult.IsError {
+		req.Event, tool, input, id = host.PostToolUse, p.ToolResult.Name, p.ToolResult.Input, p.ToolResult.ID
+		if e := strings.TrimSpace(string(p.ToolResult.Error)); p.ToolResult.IsError || e != "" && e != "null" && e != `""` {
 			req.Event = host.PostToolUseFailure
 		}
-		c := host.RawCall(tool, json.RawMessage(`{}`))
-		c.ID, c.Cwd = id, cwd
-		req.Calls, req.Tool = []toolwall.Call{c}, tool
-		return req, nil
-	case p.HookName == "UserPromptSubmit", p.HookName == "user_prompt_submit", p.HookName == "" && p.UserPromptSubmit != nil:
+	case p.HookName == "UserPromptSubmit", p.HookName == "prompt_submit", p.HookName == "user_prompt_submit", p.HookName == "" && p.UserPromptSubmit != nil:
 		req.Event = host.PromptSubmit
 		return req, nil
 	case p.HookName == "":
@@ -100,108 +101,27 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 		return req, nil
 	}
 	req.Tool = tool
+	pre := req.Event == host.PreToolUse
 	if tool == "" {
+		if !pre {
+			return req, nil
+		}
 		return req, host.Malformed("it names no tool")
 	}
-	calls, err := Calls(tool, input)
+	calls, err := Calls(tool, input, encoded)
 	if err != nil {
-		return req, err
+		if pre {
+			return req, err
+		}
+		// A report of a call that ran is recorded as it came: answering
+		// it with a refusal would stop Cline's task after the fact.
+		calls = []toolwall.Call{host.RawCall(tool, input)}
 	}
 	for i := range calls {
 		calls[i].ID, calls[i].Cwd = id, cwd
 	}
 	req.Calls = calls
 	return req, nil
-}
-
-// Calls maps a Cline tool call onto toolwall's.
-func Calls(tool string, input json.RawMessage) ([]toolwall.Call, error) {
-	var bare string
-	if json.Unmarshal(input, &bare) == nil && tool == "run_commands" {
-		return []toolwall.Call{host.ShellCall(bare, false)}, nil
-	}
-	f, ok := host.ParseFields(input)
-	if !ok {
-		f = host.Fields{}
-	}
-	file, _ := f.Str("path", "file_path", "absolutePath")
-	switch tool {
-	case "execute_command", "run_commands":
-		cmds := f.Strs("commands", "command", "cmd")
-		if len(cmds) == 0 {
-			return nil, host.Malformed(tool + " has no command")
-		}
-		var out []toolwall.Call
-		for _, c := range cmds {
-			out = append(out, host.ShellCall(c, false))
-		}
-		return out, nil
-	case "write_to_file", "write_file":
-		content, _ := f.Str("content", "text")
-		return []toolwall.Call{host.WriteCall(file, content)}, nil
-	case "replace_in_file":
-		diff, _ := f.Str("diff")
-		old, new := searchReplace(diff)
-		return []toolwall.Call{host.EditCall(file, old, new)}, nil
-	case "editor":
-		old, _ := f.Str("old_text", "old_str")
-		new, _ := f.Str("new_text", "new_str", "text")
-		if old == "" {
-			if _, insert := f["insert_line"]; !insert {
-				return []toolwall.Call{host.WriteCall(file, new)}, nil
-			}
-		}
-		return []toolwall.Call{host.EditCall(file, old, new)}, nil
-	case "read_file":
-		return []toolwall.Call{host.ReadCall(file)}, nil
-	case "read_files":
-		var in struct {
-			Files []struct {
-				Path string `json:"path"`
-			} `json:"files"`
-		}
-		_ = json.Unmarshal(f.Raw(), &in)
-		var out []toolwall.Call
-		for _, x := range in.Files {
-			out = append(out, host.ReadCall(x.Path))
-		}
-		if len(out) > 0 {
-			return out, nil
-		}
-	case "web_fetch":
-		u, _ := f.Str("url")
-		return []toolwall.Call{host.FetchCall(u)}, nil
-	case "fetch_web_content":
-		var in struct {
-			Requests []struct {
-				URL string `json:"url"`
-			} `json:"requests"`
-		}
-		_ = json.Unmarshal(f.Raw(), &in)
-		var out []toolwall.Call
-		for _, r := range in.Requests {
-			out = append(out, host.FetchCall(r.URL))
-		}
-		if len(out) > 0 {
-			return out, nil
-		}
-	case "apply_patch":
-		text, ok := f.Str("input", "patch", "diff")
-		if !ok {
-			return nil, host.Malformed("apply_patch has no patch text")
-		}
-		cs, ok := host.PatchCalls(text, "")
-		if !ok {
-			return nil, host.Malformed("the patch names no file")
-		}
-		return cs, nil
-	case "use_mcp_tool":
-		server, _ := f.Str("server_name")
-		name, _ := f.Str("tool_name")
-		args, _ := f.Str("arguments")
-		return []toolwall.Call{host.RawCall(host.MCPName(server, name), json.RawMessage(args))}, nil
-	}
-	return []toolwall.Call{host.RawCall(tool, f.Raw())}, nil
 }
 
 // searchReplace reads Cline's SEARCH/REPLACE diff blocks into the text
@@ -230,15 +150,22 @@ func searchReplace(diff string) (old, new string) {
 	return o.String(), n.String()
 }
 
-// Encode prints {"cancel":true,"errorMessage":…} to block and
-// {"cancel":false} otherwise; it always exits 0.
+// Stops is said after every refusal: Cline has no refusal of one call
+// for hook files, its cancel ends the task's run (see the package
+// documentation).
+const Stops = "Cline stops the whole task on a hook's refusal, not only this call: none of the tool calls of this step run, and the task waits until the user continues it."
+
+// Encode prints {"cancel":true,"errorMessage":…} to block (the reason,
+// then Stops) and {"cancel":false} otherwise; it always exits 0. Only a
+// PreToolUse event is ever cancelled: a cancel after a call ran would
+// stop the task for nothing.
 func (Adapter) Encode(a host.Answer) host.Response {
 	var v any = map[string]bool{"cancel": false}
 	if a.Event == host.PreToolUse && a.Action != toolwall.Allow {
 		v = struct {
 			Cancel       bool   `json:"cancel"`
 			ErrorMessage string `json:"errorMessage"`
-		}{true, a.Reason}
+		}{true, a.Reason + " " + Stops}
 	}
 	b, _ := json.Marshal(v)
 	return host.Response{Stdout: string(b) + "\n"}

@@ -75,14 +75,7 @@ func command(in json.RawMessage) (string, bool) {
 	}
 	var argv []string
 	if json.Unmarshal(m.Command, &argv) == nil && len(argv) > 0 {
-		out := ""
-		for i, a := range argv {
-			if i > 0 {
-				out += " "
-			}
-			out += host.Quote(a)
-		}
-		return out, true
+		return host.JoinArgv(argv), true
 	}
 	for _, s := range []string{m.Patch, m.Input} {
 		if s != "" {

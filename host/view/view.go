@@ -254,8 +254,10 @@ func Plugin(r host.Response, pre bool) Reading {
 }
 
 // Cline reads an answer as Cline does (§7): JSON on stdout, whatever the
-// exit status; "cancel": true blocks with errorMessage, false lets the
-// call run. Output that is not JSON is logged and the call proceeds.
+// exit status; "cancel": true blocks with errorMessage (and stops the
+// task), false lets the call run. Output that is not JSON is logged and
+// the call proceeds. A cancel after a call ran stops the task for
+// nothing: not a valid answer to such an event.
 func Cline(r host.Response, pre bool) Reading {
 	var o struct {
 		Cancel       *bool  `json:"cancel"`
@@ -264,8 +266,11 @@ func Cline(r host.Response, pre bool) Reading {
 	if json.Unmarshal([]byte(r.Stdout), &o) != nil || o.Cancel == nil {
 		return bad
 	}
-	if *o.Cancel && pre {
+	switch {
+	case *o.Cancel && pre:
 		return deny(o.ErrorMessage)
+	case *o.Cancel:
+		return bad
 	}
 	return allow
 }

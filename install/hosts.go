@@ -82,6 +82,20 @@ func script(path, name string) op {
 	}}
 }
 
+// retired is a file an earlier install wrote and this one no longer
+// does: installing or uninstalling removes it if it is toolwall's own.
+type retired struct{ fileOp }
+
+func (r retired) install(Options, string) (bool, string, error) {
+	changed, _, err := r.fileOp.uninstall()
+	if changed {
+		return true, "removed (an earlier install's duplicate hook)", err
+	}
+	return false, "", err
+}
+
+func (r retired) find() []Hook { return nil }
+
 func plugin(path, name, src, comment string) op {
 	return fileOp{path: path, name: name, mode: 0o644, content: func(bin string) string {
 		q, _ := json.Marshal(bin)
@@ -152,9 +166,14 @@ var hosts = []host{
 				d := filepath.Join(o.Project, ".clinerules", "hooks")
 				return []op{script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline")}
 			}
+			// The extension and the CLI both read ~/Documents/Cline/Hooks
+			// (the CLI ~/.cline/hooks as well): one set of scripts there
+			// guards both, each call judged once. Earlier installs also
+			// wrote ~/.cline/hooks/PreToolUse.sh, which made the CLI run
+			// toolwall twice per call; it is taken out.
 			d := filepath.Join(o.Home, "Documents", "Cline", "Hooks")
 			return []op{script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline"),
-				script(filepath.Join(o.Home, ".cline", "hooks", "PreToolUse.sh"), "cline")}
+				retired{script(filepath.Join(o.Home, ".cline", "hooks", "PreToolUse.sh"), "cline").(fileOp)}}
 		},
 		note: "In the Cline extension, turn on Settings → Features → Enable Hooks. Cline's hooks do not run on Windows."},
 	{name: "windsurf", dirs: []string{".codeium/windsurf"}, programs: []string{"windsurf"},

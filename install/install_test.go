@@ -206,8 +206,44 @@ func TestConflictLeftAlone(t *testing.T) {
 	if b, _ := os.ReadFile(p); strings.Contains(string(b), "toolwall") {
 		t.Error("the user's script was replaced")
 	}
-	if len(Find("cline", Options{Home: home})) != 3 {
+	if len(Find("cline", Options{Home: home})) != 2 {
 		t.Errorf("the other scripts: %v", Find("cline", Options{Home: home}))
+	}
+}
+
+// TestClineDuplicateRetired: the ~/.cline/hooks/PreToolUse.sh an earlier
+// install wrote (the Cline CLI also reads ~/Documents/Cline/Hooks, so it
+// ran toolwall twice per call) is removed by the next install, and by an
+// uninstall; a user's own file there is left alone.
+func TestClineDuplicateRetired(t *testing.T) {
+	for _, uninstall := range []bool{false, true} {
+		home := t.TempDir()
+		o := Options{Home: home, Binary: "/usr/bin/toolwall"}
+		old := filepath.Join(home, ".cline", "hooks", "PreToolUse.sh")
+		os.MkdirAll(filepath.Dir(old), 0o755)
+		os.WriteFile(old, []byte(script(old, "cline").(fileOp).content(o.Binary)), 0o755)
+		var err error
+		if uninstall {
+			_, err = Uninstall("cline", o)
+		} else {
+			_, err = Install("cline", o)
+		}
+		if _, serr := os.Stat(old); err != nil || serr == nil {
+			t.Errorf("uninstall %v: %v; the earlier duplicate is still there", uninstall, err)
+		}
+	}
+	home := t.TempDir()
+	mine := filepath.Join(home, ".cline", "hooks", "PreToolUse.sh")
+	os.MkdirAll(filepath.Dir(mine), 0o755)
+	os.WriteFile(mine, []byte("#!/bin/sh\necho '{}'\n"), 0o755)
+	if _, err := Install("cline", Options{Home: home, Binary: "/usr/bin/toolwall"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Error("the user's own script was removed")
+	}
+	if got := len(Find("cline", Options{Home: home})); got != 3 {
+		t.Errorf("found %d hooks, want the 3 in Documents/Cline/Hooks", got)
 	}
 }
 

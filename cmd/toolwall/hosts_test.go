@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -134,6 +135,53 @@ func TestPowerShellThroughBinary(t *testing.T) {
 		r := runHost(t, env, []string{"hook", "claude-code"}, p)
 		if got := view.Claude(r, true); got.Action != want {
 			t.Errorf("%s: %+v, want %v", cmd, got, want)
+		}
+	}
+}
+
+// TestClinePayloads: Cline's payloads, built as each Cline version's
+// code builds them (host/cline/testdata/payloads.json names the version
+// and source of each), through the scripts `toolwall install cline`
+// writes, run as Cline runs them — the extension spawns the script, the
+// CLI runs it with the interpreter of its #! line — are answered as
+// Cline must act: exit 0 and {"cancel": …} with the rule named.
+func TestClinePayloads(t *testing.T) {
+	b, err := os.ReadFile("../../host/cline/testdata/payloads.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name  string          `json:"name"`
+		Stdin json.RawMessage `json:"stdin"`
+		Host  string          `json:"host"`
+		Rule  string          `json:"rule"`
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	if out, code := toolwallIn(t, home, home, "install", "cline"); code != 0 {
+		t.Fatalf("install cline: exit %d\n%s", code, out)
+	}
+	script := filepath.Join(home, "Documents", "Cline", "Hooks", "PreToolUse")
+	if _, err := os.Stat(filepath.Join(home, ".cline", "hooks", "PreToolUse.sh")); err == nil {
+		t.Error("install cline wrote a second PreToolUse hook the CLI runs as well")
+	}
+	env := hookEnv(t)
+	for _, c := range cases {
+		name, args := script, []string(nil) // the extension spawns the file
+		if strings.HasPrefix(c.Name, "cli-") {
+			name, args = "sh", []string{script} // the CLI: #!/bin/sh
+		}
+		r := runProgram(t, name, env, args, c.Stdin)
+		got := view.Cline(r, true)
+		switch {
+		case r.Exit != 0 || !got.Valid || got.Action.String() != c.Host:
+			t.Errorf("%s: Cline reads %+v from %+v, want %s", c.Name, got, r, c.Host)
+		case c.Rule != "" && !strings.Contains(got.Reason, "["+c.Rule) && !strings.Contains(got.Reason, " "+c.Rule+"]") && !strings.Contains(got.Reason, ", "+c.Rule):
+			t.Errorf("%s: reason %q does not name %s", c.Name, got.Reason, c.Rule)
+		case got.Action == toolwall.Deny && !strings.Contains(got.Reason, "stops the whole task"):
+			t.Errorf("%s: the reason does not say Cline stops the task: %q", c.Name, got.Reason)
 		}
 	}
 }

@@ -175,7 +175,7 @@ var hosts = []host{
 			return []op{script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline"),
 				retired{script(filepath.Join(o.Home, ".cline", "hooks", "PreToolUse.sh"), "cline").(fileOp)}}
 		},
-		note: "In the Cline extension, turn on Settings → Features → Enable Hooks. Cline's hooks do not run on Windows."},
+		note: "In the Cline extension, turn on Settings → Features → Enable Hooks. A refusal stops Cline's whole task, not only the call. On Windows Cline runs only PreToolUse.ps1, which toolwall does not write."},
 	{name: "windsurf", dirs: []string{".codeium/windsurf"}, programs: []string{"windsurf"},
 		ops: func(o Options, b string) []op {
 			p := filepath.Join(o.Home, ".codeium", "windsurf", "hooks.json")

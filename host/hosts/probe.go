@@ -22,7 +22,9 @@ func Probe(name, command, cwd string) []byte {
 	case "opencode":
 		v = map[string]any{"event": "tool.execute.before", "tool": "bash", "sessionID": "toolwall-probe", "callID": "probe", "args": map[string]any{"command": command}, "directory": cwd, "worktree": cwd}
 	case "cline":
-		v = map[string]any{"clineVersion": "probe", "hookName": "PreToolUse", "timestamp": "0", "taskId": "toolwall-probe", "workspaceRoots": []string{cwd}, "userId": "probe", "preToolUse": map[string]any{"toolName": "execute_command", "parameters": map[string]string{"command": command}}}
+		// The extension since 4.0: run_commands, its list JSON-encoded.
+		cmds, _ := json.Marshal([]string{command})
+		v = map[string]any{"clineVersion": "probe", "hookName": "PreToolUse", "timestamp": "0", "taskId": "toolwall-probe", "workspaceRoots": []string{cwd}, "userId": "probe", "preToolUse": map[string]any{"toolName": "run_commands", "parameters": map[string]string{"commands": string(cmds)}}}
 	case "windsurf":
 		v = map[string]any{"agent_action_name": "pre_run_command", "trajectory_id": "toolwall-probe", "execution_id": "probe", "timestamp": "2026-01-01T00:00:00Z", "tool_info": map[string]any{"command_line": command, "cwd": cwd}}
 	case "factory":

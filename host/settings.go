@@ -41,12 +41,13 @@ func Settings() []Setting {
 		{"opencode", "OpenCode", ".config/opencode/opencode.json", true},
 		{"opencode", "OpenCode", ".opencode/plugin/toolwall.js", false},
 		{"opencode", "OpenCode", "opencode.json", false},
-		{"cline", "Cline", "Documents/Cline/Hooks/PreToolUse", true},
-		{"cline", "Cline", "Documents/Cline/Hooks/PostToolUse", true},
-		{"cline", "Cline", ".cline/hooks/PreToolUse.sh", true},
-		{"cline", "Cline", ".clinerules/hooks/PreToolUse", false},
-		{"cline", "Cline", ".clinerules/hooks/PostToolUse", false},
-		{"cline", "Cline", ".cline/hooks/PreToolUse.sh", false},
+		// Every file in Cline's hook directories is a hook (named after its
+		// event, any extension), and the CLI applies a later hook's
+		// overrideInput to a call toolwall has judged.
+		{"cline", "Cline", "Documents/Cline/Hooks/*", true},
+		{"cline", "Cline", ".cline/hooks/*", true},
+		{"cline", "Cline", ".clinerules/hooks/*", false},
+		{"cline", "Cline", ".cline/hooks/*", false},
 		{"windsurf", "Windsurf", ".codeium/windsurf/hooks.json", true},
 		{"windsurf", "Windsurf", ".windsurf/hooks.json", false},
 		{"factory", "Factory Droid", ".factory/hooks.json", true},

@@ -45,6 +45,7 @@ func Settings() []Setting {
 		// event, any extension), and the CLI applies a later hook's
 		// overrideInput to a call toolwall has judged.
 		{"cline", "Cline", "Documents/Cline/Hooks/*", true},
+		{"cline", "Cline", "Cline/Hooks/*", true}, // Linux, no XDG documents directory set
 		{"cline", "Cline", ".cline/hooks/*", true},
 		{"cline", "Cline", ".clinerules/hooks/*", false},
 		{"cline", "Cline", ".cline/hooks/*", false},

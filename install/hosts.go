@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -80,6 +81,50 @@ func script(path, name string) op {
 		return "#!/bin/sh\n# toolwall guard for Cline; written by `toolwall install cline`, removed by `toolwall uninstall cline`.\n# " +
 			binaryTag + bin + "\nexec " + Command(bin, name) + "\n"
 	}}
+}
+
+// xdgUserDir reports whether the Cline extension asks xdg-user-dir for
+// the Documents directory: on Linux, when the program is installed.
+var xdgUserDir = func() bool {
+	_, err := exec.LookPath("xdg-user-dir")
+	return runtime.GOOS == "linux" && err == nil
+}
+
+// clineDocuments lists the Documents directories whose Cline/Hooks Cline
+// reads: home/Documents (the CLI always; the extension elsewhere), and
+// on Linux with xdg-user-dir the XDG documents directory the extension
+// uses instead — XDG_DOCUMENTS_DIR of user-dirs.dirs, the home itself
+// when it sets none (Cline's getDocumentsPath runs `xdg-user-dir
+// DOCUMENTS`, which prints so).
+func clineDocuments(home string) []string {
+	docs := filepath.Join(home, "Documents")
+	if !xdgUserDir() {
+		return []string{docs}
+	}
+	conf := os.Getenv("XDG_CONFIG_HOME")
+	if conf == "" {
+		conf = filepath.Join(home, ".config")
+	}
+	xdg := home
+	if b, err := os.ReadFile(filepath.Join(conf, "user-dirs.dirs")); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			v, ok := strings.CutPrefix(strings.TrimSpace(line), "XDG_DOCUMENTS_DIR=")
+			if !ok {
+				continue
+			}
+			v = strings.Trim(v, `"`)
+			if rest, ok := strings.CutPrefix(v, "$HOME"); ok {
+				v = home + rest
+			}
+			if filepath.IsAbs(v) {
+				xdg = filepath.Clean(v)
+			}
+		}
+	}
+	if xdg == docs {
+		return []string{docs}
+	}
+	return []string{docs, xdg}
 }
 
 // retired is a file an earlier install wrote and this one no longer
@@ -170,10 +215,15 @@ var hosts = []host{
 			// (the CLI ~/.cline/hooks as well): one set of scripts there
 			// guards both, each call judged once. Earlier installs also
 			// wrote ~/.cline/hooks/PreToolUse.sh, which made the CLI run
-			// toolwall twice per call; it is taken out.
-			d := filepath.Join(o.Home, "Documents", "Cline", "Hooks")
-			return []op{script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline"),
-				retired{script(filepath.Join(o.Home, ".cline", "hooks", "PreToolUse.sh"), "cline").(fileOp)}}
+			// toolwall twice per call; it is taken out. Where the
+			// extension's Documents directory is another one (see
+			// clineDocuments), the scripts go there as well.
+			var out []op
+			for _, docs := range clineDocuments(o.Home) {
+				d := filepath.Join(docs, "Cline", "Hooks")
+				out = append(out, script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline"))
+			}
+			return append(out, retired{script(filepath.Join(o.Home, ".cline", "hooks", "PreToolUse.sh"), "cline").(fileOp)})
 		},
 		note: "In the Cline extension, turn on Settings → Features → Enable Hooks. A refusal stops Cline's whole task, not only the call. On Windows Cline runs only PreToolUse.ps1, which toolwall does not write."},
 	{name: "windsurf", dirs: []string{".codeium/windsurf"}, programs: []string{"windsurf"},

@@ -195,6 +195,7 @@ func TestMovedBinary(t *testing.T) {
 // TestConflictLeftAlone: a Cline hook script of the user's own is never
 // replaced; the install says so and installs the rest.
 func TestConflictLeftAlone(t *testing.T) {
+	noXDG(t)
 	home := t.TempDir()
 	p := filepath.Join(home, "Documents", "Cline", "Hooks", "PreToolUse")
 	os.MkdirAll(filepath.Dir(p), 0o755)
@@ -216,6 +217,7 @@ func TestConflictLeftAlone(t *testing.T) {
 // ran toolwall twice per call) is removed by the next install, and by an
 // uninstall; a user's own file there is left alone.
 func TestClineDuplicateRetired(t *testing.T) {
+	noXDG(t)
 	for _, uninstall := range []bool{false, true} {
 		home := t.TempDir()
 		o := Options{Home: home, Binary: "/usr/bin/toolwall"}
@@ -259,5 +261,53 @@ func TestBrokenJSONUntouched(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(p); string(b) != "{ // comments\n}" {
 		t.Errorf("changed: %s", b)
+	}
+}
+
+// noXDG makes Cline's extension read ~/Documents for the test (as
+// where xdg-user-dir is not installed).
+func noXDG(t *testing.T) {
+	old := xdgUserDir
+	xdgUserDir = func() bool { return false }
+	t.Cleanup(func() { xdgUserDir = old })
+}
+
+// TestClineXDGDocuments: where the Cline extension asks xdg-user-dir for
+// the Documents directory, the hook scripts go there as well as into
+// ~/Documents/Cline/Hooks (which the CLI reads): the XDG_DOCUMENTS_DIR
+// of user-dirs.dirs, or the home when it names none.
+func TestClineXDGDocuments(t *testing.T) {
+	old := xdgUserDir
+	xdgUserDir = func() bool { return true }
+	t.Cleanup(func() { xdgUserDir = old })
+	t.Setenv("XDG_CONFIG_HOME", "")
+	for _, c := range []struct{ dirs, want string }{
+		{"", "Cline/Hooks"},
+		{"XDG_DESKTOP_DIR=\"$HOME/Desktop\"\nXDG_DOCUMENTS_DIR=\"$HOME/Dokumente\"\n", "Dokumente/Cline/Hooks"},
+		{"XDG_DOCUMENTS_DIR=\"$HOME/Documents\"\n", ""},
+	} {
+		home := t.TempDir()
+		if c.dirs != "" {
+			os.MkdirAll(filepath.Join(home, ".config"), 0o755)
+			os.WriteFile(filepath.Join(home, ".config", "user-dirs.dirs"), []byte(c.dirs), 0o644)
+		}
+		o := Options{Home: home, Binary: "/usr/bin/toolwall"}
+		if _, err := Install("cline", o); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range Find("cline", o) {
+			got = append(got, strings.TrimPrefix(filepath.Dir(h.File), home+"/"))
+		}
+		want := []string{"Documents/Cline/Hooks", "Documents/Cline/Hooks", "Documents/Cline/Hooks"}
+		if c.want != "" {
+			want = append(want, c.want, c.want, c.want)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("user-dirs.dirs %q: hooks in %v, want %v", c.dirs, got, want)
+		}
+		if _, err := Uninstall("cline", o); err != nil || len(Find("cline", o)) != 0 {
+			t.Errorf("uninstall: %v, %v left", err, Find("cline", o))
+		}
 	}
 }

@@ -17,7 +17,10 @@
 // executable, with "Enable Hooks" on (4.1.13
 // apps/vscode/src/core/hooks/hook-factory.ts findUnixHook,
 // core/storage/disk.ts getAllHooksDirs; on Windows it runs only
-// PreToolUse.ps1, which toolwall does not write). The CLI reads
+// PreToolUse.ps1, which toolwall does not write). On Linux with
+// xdg-user-dir installed the extension's Documents is the XDG documents
+// directory, the home when none is set (core/storage/documents-path.ts
+// getDocumentsPath): the install writes the scripts there too. The CLI reads
 // ~/Documents/Cline/Hooks, ~/.cline/hooks, .clinerules/hooks and
 // .cline/hooks, a file named after the hook with or without an extension,
 // run by the interpreter of its #! line (0.0.78

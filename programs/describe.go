@@ -147,11 +147,14 @@ func (p *Program) describe(b *strings.Builder, in string) {
 func conds(cs []Cond) string {
 	var out []string
 	for _, c := range cs {
-		if c.Not {
-			out = append(out, "!"+c.Name)
-		} else {
-			out = append(out, c.Name)
+		t := c.Name
+		if len(c.Values) > 0 {
+			t += "=" + strings.Join(c.Values, "|")
 		}
+		if c.Not {
+			t = "!" + t
+		}
+		out = append(out, t)
 	}
 	return strings.Join(out, ",")
 }

@@ -435,6 +435,9 @@ func parseCond(s string) []Cond {
 			continue
 		}
 		c := Cond{Name: strings.TrimPrefix(t, "!"), Not: strings.HasPrefix(t, "!")}
+		if name, vals, ok := strings.Cut(c.Name, "="); ok {
+			c.Name, c.Values = name, strings.Split(strings.ToLower(vals), "|")
+		}
 		out = append(out, c)
 	}
 	return out
@@ -500,7 +503,7 @@ func (p *Program) index() error {
 	slices.Sort(p.longs)
 	check := func(cs []Cond) error {
 		for _, c := range cs {
-			if c.Name != "noargs" && p.Option(c.Name) == nil {
+			if c.Name != "noargs" && !(c.Name == "operand" && len(c.Values) > 0) && p.Option(c.Name) == nil {
 				return &Error{File: p.File, Line: p.Line, Msg: fmt.Sprintf("%s: condition names %q, which is no option", p.Path(), c.Name)}
 			}
 		}

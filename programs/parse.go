@@ -85,6 +85,9 @@ type Parsed struct {
 	// see [Near]. Options are read as not listed, a subcommand through
 	// its entry.
 	Near []Near
+
+	// argv are the words read, for conditions on values.
+	argv []Token
 }
 
 // Has reports whether any of the named options was given (and not later
@@ -155,7 +158,7 @@ func (p *Parsed) Sub(path ...string) bool {
 // entry p; p nil reads it as a program not in the catalog: options are
 // parsed the GNU way, every operand has role Unknown.
 func Parse(p *Program, argv []Token) *Parsed {
-	out := &Parsed{Program: p, DashDash: -1}
+	out := &Parsed{Program: p, DashDash: -1, argv: argv}
 	if len(argv) == 0 {
 		return out
 	}
@@ -517,13 +520,53 @@ func (out *Parsed) rule(p *Program, n int) *OperandRule {
 // operands read.
 func (out *Parsed) Holds(cs []Cond) bool { return out.holds(cs, len(out.Operands)) }
 
+// operandIs reports whether an operand, or an element of a
+// comma-separated one, is one of vals (see [Cond]).
+func (out *Parsed) operandIs(vals []string) bool {
+	for _, op := range out.Operands {
+		if op.Word >= len(out.argv) {
+			continue
+		}
+		t := out.argv[op.Word]
+		if t.Dynamic {
+			return true
+		}
+		for _, el := range strings.Split(t.Value, ",") {
+			if valueIs(el, vals) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valueIs matches v against lower-cased values, a trailing "*" matching
+// any rest.
+func valueIs(v string, vals []string) bool {
+	v = strings.ToLower(v)
+	for _, p := range vals {
+		pre, head := strings.CutSuffix(p, "*")
+		suf, tail := strings.CutPrefix(p, "*")
+		if head && strings.HasPrefix(v, pre) || tail && strings.HasSuffix(v, suf) || p == v {
+			return true
+		}
+	}
+	return false
+}
+
 // holds reports whether every term of cs holds with nops operands.
 func (out *Parsed) holds(cs []Cond, nops int) bool {
 	for _, c := range cs {
 		var on bool
-		if c.Name == "noargs" {
+		switch {
+		case c.Name == "noargs":
 			on = nops == 0
-		} else {
+		case c.Name == "operand" && len(c.Values) > 0:
+			on = out.operandIs(c.Values)
+		case len(c.Values) > 0:
+			o, ok := out.Last(c.Name)
+			on = ok && !o.Negated && o.HasValue && (o.Value.Dynamic || valueIs(o.Value.Value, c.Values))
+		default:
 			on = out.Has(c.Name)
 		}
 		if on == c.Not {

@@ -71,10 +71,17 @@ type Option struct {
 }
 
 // Cond is one term of a condition: an option's canonical name (or
-// "noargs": the invocation has no operands), possibly negated.
+// "noargs": the invocation has no operands), possibly negated. With
+// Values (written NAME=V1|V2|P*), the option's last value must be one of
+// them; the name "operand" then means any operand, each element of a
+// comma-separated operand counting alone (kubectl get secrets,pods).
+// Values match without regard to case, a trailing "*" matches any rest
+// and a leading one any start,
+// and a value only known at run time matches.
 type Cond struct {
-	Name string
-	Not  bool
+	Name   string
+	Not    bool
+	Values []string
 }
 
 // OperandRule gives operands their roles when Cond holds.

@@ -76,6 +76,17 @@
 // its directory's entries that do not start with a dot, so /etc/* holds
 // /etc/shadow while ~/* does not hold ~/.ssh.
 //
+// A user who wants one such command to run unasked allows it by name for
+// a project in the operator's policy file:
+//
+//	[[allow]]
+//	project = "/home/me/src/app"
+//	command = "gh auth token"
+//	reason  = "the token of a throwaway test account"
+//
+// or turns the rule off everywhere with rules.disable =
+// ["secrets.print"].
+//
 // Limits: the shell reader does not say which word a $(…) belongs to;
 // substitutions are matched to words by their text, and to every dynamic
 // word when none matches. The service of a variable is read from its

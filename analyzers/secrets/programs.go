@@ -101,49 +101,12 @@ func envDump(c *shell.Command) bool {
 
 // printsSecret reports a command whose output is a credential: its
 // catalog entry says "prints secret" (gh auth token, op read, kubectl
-// config view --raw, security find-generic-password -w). The cloud
-// command-line clients' entries name their service groups, not each
-// operation; their token printers are recognised here by their
-// subcommand and operand words: aws configure
-// get of a secret key, aws configure export-credentials, aws sts
-// get-session-token, aws ecr get-login-password, gcloud auth
-// print-access-token and print-identity-token, az account
-// get-access-token, vault read and kv get, pass and gopass show.
+// config view --raw, kubectl get secret -o yaml, aws secretsmanager
+// get-secret-value, gcloud auth print-access-token, vault kv get, git
+// credential fill, security find-generic-password -w, pass NAME).
 func printsSecret(c *shell.Command) bool {
-	if p := c.Inv.Program(); p != nil && p.Prints == "secret" && c.Inv.Holds(p.PrintsIf) {
-		return true
-	}
-	switch c.Name {
-	case "aws", "gcloud", "az", "vault", "pass", "gopass":
-	default:
-		return false // the words below are read only for these
-	}
-	ops := commandWords(c)
-	has := func(words ...string) bool {
-		if len(ops) < len(words) {
-			return false
-		}
-		for i, w := range words {
-			if ops[i] != w {
-				return false
-			}
-		}
-		return true
-	}
-	switch c.Name {
-	case "aws":
-		return has("configure", "get") && len(ops) > 2 && (strings.Contains(strings.ToLower(ops[2]), "secret") || strings.Contains(strings.ToLower(ops[2]), "token")) ||
-			has("configure", "export-credentials") || has("sts", "get-session-token") || has("ecr", "get-login-password")
-	case "gcloud":
-		return has("auth", "print-access-token") || has("auth", "print-identity-token") || has("auth", "application-default", "print-access-token")
-	case "az":
-		return has("account", "get-access-token")
-	case "vault":
-		return has("read") || has("kv", "get")
-	case "pass", "gopass":
-		return has("show") || len(ops) == 1 && !strings.HasPrefix(ops[0], "-")
-	}
-	return false
+	p := c.Inv.Program()
+	return p != nil && p.Prints == "secret" && c.Inv.Holds(p.PrintsIf)
 }
 
 // reveals says what c's output tells about this machine or account, ""

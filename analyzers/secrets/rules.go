@@ -22,5 +22,6 @@ var rules = []analysis.Rule{
 	{ID: RuleDeleteCredential, Action: toolwall.Deny, Protects: "credential stores and private keys outside the project from being deleted or emptied", Example: "rm ~/.aws/credentials"},
 	{ID: RuleDeleteSystem, Action: toolwall.Ask, Protects: "system configuration files under /etc from being deleted or emptied one by one", Example: "rm -f /etc/security/limits.conf"},
 	{ID: RuleSearch, Action: toolwall.Ask, Protects: "private keys and credential files from a search by name outside the project", Example: "find / -name id_rsa"},
+	{ID: RulePrint, Action: toolwall.Ask, Protects: "credentials from being printed into the conversation and the model provider's logs", Example: "aws secretsmanager get-secret-value --secret-id prod/db"},
 	{ID: RuleSession, Action: toolwall.Ask, Protects: "the user's logged-in browser sessions from a browser opened on their profile with remote debugging on", Example: "google-chrome --remote-debugging-port=9222"},
 }

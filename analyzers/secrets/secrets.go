@@ -74,6 +74,17 @@ const (
 	// credential files by name (find / -name id_rsa, find ~/.aws -name
 	// credentials): ATT&CK T1552.001, T1552.004.
 	RuleSearch = "secrets.search"
+	// RulePrint (ask): a command prints a credential (its catalog entry
+	// says "prints secret": gh auth token, aws secretsmanager
+	// get-secret-value, kubectl get secret -o yaml, vault kv get, op
+	// read, git credential fill) where the output reaches the agent, so
+	// the secret enters the model's context and its provider's logs. A
+	// credential written to a file, or piped into a program that keeps
+	// it (docker login --password-stdin), is not printed. An operator
+	// allows a named command in a project with an [[allow]] entry of the
+	// policy (command = "gh auth token"), or the rule everywhere with
+	// rules.disable.
+	RulePrint = "secrets.print"
 	// RuleSession (ask): a Chromium-family browser is started on the
 	// user's own profile with its remote-debugging port open, which hands
 	// every cookie and logged-in session to any local program (ATT&CK
@@ -161,6 +172,7 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 	}
 	for _, c := range in.Script.Commands {
 		s.egress(c)
+		s.printed(c)
 	}
 	// A single key read from a secret file (grep GITHUB_TOKEN .env) is a
 	// read unless it only went to its own service.

@@ -33,10 +33,29 @@ type URL struct {
 	// classed by the pre-DNS lists described at [ParseURL].
 	Network Network
 	// Odd says why the host is spelled in a way no one needs to spell a
-	// host ("hex IPv4 spelling", "trailing dot", "userinfo before the
-	// host", ...); "" for a plain spelling.
+	// host ("hex IPv4 spelling", "trailing dot", [OddUserinfo], ...); ""
+	// for a plain spelling.
 	Odd string
+	// Internal names what a private name is when its list says more than
+	// "intranet": [ClusterName] (the Kubernetes API, a cluster service,
+	// Consul) or [RouterName] (a home router's admin page); "" otherwise.
+	Internal string
 }
+
+// OddUserinfo is the Odd of a URL with userinfo before the host
+// (user:pass@host, or a decoy name: google.com@127.0.0.1).
+const OddUserinfo = "userinfo before the host"
+
+// Kinds of [URL.Internal].
+const (
+	// ClusterName is a name only a cluster's DNS answers: the Kubernetes
+	// API server (kubernetes.default and its longer forms), services
+	// (*.svc, *.svc.cluster.local) and Consul (*.consul).
+	ClusterName = "a cluster-internal service name"
+	// RouterName is a name a home or office router answers with its own
+	// admin page (routerlogin.net, fritz.box, tplinkwifi.net, ...).
+	RouterName = "a home router's admin name"
+)
 
 // ParseURL reads raw as a URL and returns what it points at. It never
 // resolves DNS. A text without a scheme ("example.com/x", "localhost:8080")
@@ -64,7 +83,10 @@ type URL struct {
 //     *.localhost, lvh.me, vcap.me, ...), wildcard-DNS names that spell
 //     an address (10.0.0.1.nip.io), DNS-rebinding services (rbndr.us,
 //     1u.ms), intranet suffixes (.internal, .local, .lan, .home.arpa,
-//     ...) and single-label names.
+//     ...) and single-label names; cluster-internal names
+//     (kubernetes.default, *.svc.cluster.local, *.consul) and home
+//     routers' admin names (routerlogin.net, fritz.box) are private too,
+//     with [URL.Internal] saying which.
 //
 // A public name whose DNS points inside (DNS rebinding) can only be
 // caught after DNS, by checking every address with [NetworkOf]. The
@@ -130,8 +152,12 @@ func ParseURL(raw string) (URL, error) {
 	return t, nil
 }
 
+// firstOdd returns the first of two reasons a spelling is odd, except
+// that a userinfo gives way to any other: user:pass@ is also how
+// credentials are written, and the reason that names a disguise of the
+// host itself is the one a caller needs.
 func firstOdd(a, b string) string {
-	if a != "" {
+	if a != "" && (a != OddUserinfo || b == "") {
 		return a
 	}
 	return b
@@ -181,7 +207,7 @@ func readAuthority(a string) (URL, error) {
 	var t URL
 	if i := strings.LastIndexByte(a, '@'); i >= 0 {
 		a = a[i+1:]
-		t.Odd = "userinfo before the host"
+		t.Odd = OddUserinfo
 	}
 	host, port := a, ""
 	if strings.HasPrefix(a, "[") {
@@ -256,6 +282,7 @@ func readAuthority(a string) (URL, error) {
 	t.Host = strings.TrimSuffix(host, ".")
 	var odd string
 	t.Network, t.Addr, odd = classifyName(t.Host)
+	t.Internal = internalName(t.Host)
 	t.Odd = firstOdd(t.Odd, odd)
 	return t, nil
 }
@@ -436,6 +463,35 @@ var privateSuffixes = []string{"internal", "local", "localdomain", "lan", "home"
 // (10.0.0.1.nip.io, 10-0-0-1.sslip.io, 7f000001.nip.io).
 var wildcardDNS = []string{"nip.io", "sslip.io", "xip.io", "traefik.me", "nip.me"}
 
+// Names only a cluster's DNS answers: Kubernetes (the API server as
+// kubernetes.default and its longer forms; services under .svc and
+// cluster.local) and Consul's service discovery domain.
+var clusterSuffixes = []string{"kubernetes.default", "svc", "cluster.local", "consul"}
+
+// Admin names of home and office routers, which their DNS answers with
+// the router's LAN address (Netgear, TP-Link, ASUS, AVM FRITZ!Box,
+// Telekom Speedport, Tenda, Xiaomi, Mercury, Linksys, D-Link, Huawei).
+var routerNames = []string{"routerlogin.net", "routerlogin.com", "orbilogin.com", "orbilogin.net", "mywifiext.net",
+	"tplinkwifi.net", "tplinklogin.net", "tplinkmodem.net", "tplinkrepeater.net", "tplinkap.net", "tplinkeap.net",
+	"router.asus.com", "asusrouter.com", "repeater.asus.com", "fritz.box", "fritz.repeater", "speedport.ip",
+	"tendawifi.com", "miwifi.com", "router.miwifi.com", "melogin.cn", "falogin.cn", "myrouter.local",
+	"linksyssmartwifi.com", "dlinkrouter.local", "mydlink.local", "homerouter.cpe"}
+
+// internalName says what kind of internal name host is, "" for none.
+func internalName(host string) string {
+	for _, s := range clusterSuffixes {
+		if hasSuffixLabel(host, s) {
+			return ClusterName
+		}
+	}
+	for _, n := range routerNames {
+		if hasSuffixLabel(host, n) {
+			return RouterName
+		}
+	}
+	return ""
+}
+
 func hasSuffixLabel(host, suffix string) bool {
 	return host == suffix || subdomain(host, suffix)
 }
@@ -466,6 +522,9 @@ func classifyName(host string) (Network, netip.Addr, string) {
 		if hasSuffixLabel(host, s) {
 			return Private, netip.Addr{}, ""
 		}
+	}
+	if internalName(host) != "" {
+		return Private, netip.Addr{}, ""
 	}
 	if !strings.Contains(host, ".") {
 		return Private, netip.Addr{}, ""

@@ -5,8 +5,10 @@
 // belong to).
 //
 // [Check] is the policy for fetch tools (WebFetch, MCP fetch servers);
-// [CheckCommandURL] is the narrower policy for URLs in shell commands
-// (only cloud metadata is refused there). [Analyzer] runs Check on
+// [CheckCommandURL] judges URLs in shell commands by the same reading
+// and rules, relaxed where a command is ordinary work (localhost and
+// private addresses plainly named pass; metadata endpoints, disguised
+// spellings and wildcard-DNS names are refused as for WebFetch). [Analyzer] runs Check on
 // WebFetch calls. [IsBlockedAddr] is the post-DNS half: a fetch executor
 // calls it on every resolved address and redirect hop.
 //

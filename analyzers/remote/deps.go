@@ -17,11 +17,12 @@ import (
 // are moving below the analyzers; the rest of the package calls the two
 // functions here.
 
-// metadataURL reports a URL that names a cloud metadata endpoint, with
-// the finding package ssrf makes for it.
-func metadataURL(u string) (toolwall.Finding, bool) {
+// commandURL judges a URL a command connects to by the rules package
+// ssrf applies to WebFetch, relaxed for commands (ssrf.CheckCommandURL),
+// with the finding ssrf makes; ok is false when it is allowed.
+func commandURL(u string) (toolwall.Finding, bool) {
 	res := ssrf.CheckCommandURL(u)
-	if res.Action != toolwall.Deny {
+	if res.Action == toolwall.Allow {
 		return toolwall.Finding{}, false
 	}
 	return res.Finding(), true

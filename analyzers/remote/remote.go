@@ -123,8 +123,10 @@ func (a *analyzer) command(i int, c *shell.Command) {
 			"The `%s` one-liner needs approval: it runs a shell command built at run time, so toolwall cannot see what it would do. Write the command out literally, or run it as its own Bash call.", c.Via))
 	}
 	root := rootName(c)
+	a.urls(c)
 	if p, ok := programOf(c); ok {
 		a.interpreter(i, c, p)
+		a.codeURLs(p)
 	} else if root == "parallel" && parallelRunsStdin(c) {
 		// GNU parallel without input sources runs each stdin line as a command.
 		a.interpreter(i, c, program{lang: langShell, stdin: true})
@@ -695,12 +697,105 @@ func (a *analyzer) client(c *shell.Command) {
 	if hasSubstitution(c.Args[1:]) {
 		a.r.Tag(toolwall.TagEgress, "", c.Name+" argument holds a command substitution")
 	}
-	for _, u := range append(c.Inv.Values("url"), c.Inv.OperandsOf(programs.URL)...) {
-		if f, ok := metadataURL(u.Value); ok && !a.seen[f.Rule] {
-			a.seen[f.Rule] = true
-			a.r.Add(f)
+}
+
+// urls judges the URLs c connects to: the words its catalog entry gives
+// the url role (curl's operands and --url, wget's, HTTPie's, git
+// clone's, aws --endpoint-url), curl's proxies and --resolve and
+// --connect-to pins, and for a client run by xargs the static text
+// piped into xargs (echo URL | xargs curl).
+func (a *analyzer) urls(c *shell.Command) {
+	v := c.Inv
+	if v == nil || v.Program() == nil {
+		return
+	}
+	for _, u := range append(v.ValuesOf(programs.URL), v.OperandsOf(programs.URL)...) {
+		a.judgeURL(u.Value)
+	}
+	if !fetchClient(rootName(c)) {
+		return
+	}
+	for _, u := range v.Values("proxy") {
+		a.judgeURL(u.Value)
+	}
+	for _, p := range pins(c) {
+		a.judgeURL(p)
+	}
+	if c.Via == "xargs" && c.Parent != nil && c.Parent.Stdin.Kind == shell.StdinPipe {
+		for _, u := range strings.Fields(a.upstream(c.Parent.Stdin.From).text) {
+			a.judgeURL(u)
 		}
 	}
+}
+
+// codeURLs judges the URLs written in a one-liner that fetches
+// (python -c "urllib.request.urlopen('http://…')", node -e
+// "fetch('http://…')", ruby -e, php -r, perl -e) as a command's URLs.
+func (a *analyzer) codeURLs(p program) {
+	if p.lang == langShell {
+		return
+	}
+	code := p.codeText()
+	if !fetches(p.lang, code) {
+		return
+	}
+	for _, u := range urlLiteral.get().FindAllString(code, 16) {
+		a.judgeURL(u)
+	}
+}
+
+// urlLiteral finds URLs written in code.
+var urlLiteral = lazyRegexp(`(?i)\b(?:https?|ftp|gopher|dict)://[^\s'"\x60<>(){}\\,;]+`)
+
+// judgeURL reports a URL a command connects to as package ssrf judges
+// it for commands, once per rule.
+func (a *analyzer) judgeURL(u string) {
+	if f, ok := commandURL(u); ok && !a.seen[f.Rule] {
+		a.seen[f.Rule] = true
+		a.r.Add(f)
+	}
+}
+
+// pins returns, as URLs, the addresses curl is told to connect to in
+// place of a URL's host: --resolve HOST:PORT:ADDR[,ADDR…] and
+// --connect-to HOST:PORT:HOST2:PORT2. A pin to 169.254.169.254 sends
+// an innocent-looking URL to the metadata endpoint.
+func pins(c *shell.Command) []string {
+	var out []string
+	for _, o := range c.Inv.Opts {
+		if !o.HasValue || o.Value.Dynamic {
+			continue
+		}
+		v := o.Value.Value
+		switch o.Spelling {
+		case "--resolve":
+			// [+]HOST:PORT:ADDR[,ADDR]…, an IPv6 address in brackets
+			parts := strings.SplitN(strings.TrimPrefix(v, "+"), ":", 3)
+			if len(parts) == 3 {
+				for _, addr := range strings.Split(parts[2], ",") {
+					out = append(out, "http://"+addr+"/")
+				}
+			}
+		case "--connect-to":
+			// HOST1:PORT1:HOST2:PORT2; HOST2 may be a bracketed IPv6
+			parts := strings.SplitN(v, ":", 3)
+			if len(parts) == 3 {
+				rest := parts[2]
+				host := rest
+				if strings.HasPrefix(rest, "[") {
+					if j := strings.IndexByte(rest, ']'); j > 0 {
+						host = rest[:j+1]
+					}
+				} else if j := strings.LastIndexByte(rest, ':'); j >= 0 {
+					host = rest[:j]
+				}
+				if host != "" {
+					out = append(out, "http://"+host+"/")
+				}
+			}
+		}
+	}
+	return out
 }
 
 // copyOut tags scp/sftp/rsync to a remote destination as egress of each

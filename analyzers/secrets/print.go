@@ -112,8 +112,10 @@ func (s *state) downstream(c *shell.Command) *shell.Command {
 // input a role (code run, data sent, items appended: judged by the
 // analyzers of those), one told to read a password or token from stdin
 // (docker login --password-stdin, gh auth login --with-token), a
-// digest, a counter, a clipboard, a key agent, and a program the
-// catalog does not describe (a consumer more often than a printer).
+// program reading it as a file named "-" or /dev/stdin (kubectl apply
+// -f -), a digest, a counter, a clipboard, a key agent, an encryptor,
+// and a program the catalog does not describe (a consumer more often
+// than a printer). cat prints what it reads.
 func keeps(c *shell.Command) bool {
 	v := c.Inv
 	if v == nil || v.Program() == nil {
@@ -123,6 +125,13 @@ func keeps(c *shell.Command) bool {
 	case programs.Code, programs.Upload, programs.Data, programs.Remote, programs.Items:
 		return true
 	}
+	if c.Name != "cat" {
+		for _, w := range append(v.ValuesOf(programs.Read), v.OperandsOf(programs.Read)...) {
+			if !w.Dynamic && (w.Value == "-" || w.Value == "/dev/stdin") {
+				return true
+			}
+		}
+	}
 	for _, o := range v.Opts {
 		if strings.HasSuffix(o.Spelling, "-stdin") || o.Spelling == "--with-token" {
 			return true
@@ -130,7 +139,8 @@ func keeps(c *shell.Command) bool {
 	}
 	switch c.Name {
 	case "wc", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum",
-		"pbcopy", "xclip", "xsel", "wl-copy", "clip", "clip.exe", "ssh-add", "true", ":":
+		"pbcopy", "xclip", "xsel", "wl-copy", "clip", "clip.exe", "ssh-add", "true", ":",
+		"gpg", "gpg2", "age", "kubeseal", "sops":
 		return true
 	case "grep", "egrep", "fgrep", "rg":
 		return v.Has("q", "quiet", "silent", "c", "count", "l", "files-with-matches", "L", "files-without-match")

@@ -70,7 +70,10 @@
 //     --resolve and --connect-to pins, static text piped into xargs
 //     curl, and the URLs written in one-liners that fetch (python -c
 //     urllib/requests, node -e fetch/http.get, ruby -e Net::HTTP/open-uri,
-//     php -r file_get_contents, perl -e LWP). A metadata endpoint, a
+//     php -r file_get_contents, perl -e LWP), with a quoted dotted-quad
+//     address or metadata name in such code read as a host
+//     (socket.create_connection(("169.254.169.254", 80))). A metadata
+//     endpoint, a
 //     non-public host in a disguised spelling (http://0x7f000001/,
 //     http://0/, localhost., 127.0.0.1.nip.io) and a DNS-rebinding name
 //     are refused; a cluster-internal name (kubernetes.default,

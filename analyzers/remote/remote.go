@@ -742,10 +742,19 @@ func (a *analyzer) codeURLs(p program) {
 	for _, u := range urlLiteral.get().FindAllString(code, 16) {
 		a.judgeURL(u)
 	}
+	// a host given apart from a URL: socket.create_connection(("169.254.169.254", 80)),
+	// http.get({host: "169.254.169.254"}), HTTPConnection("169.254.169.254")
+	for _, m := range hostLiteral.get().FindAllStringSubmatch(code, 16) {
+		a.judgeURL("http://" + m[1] + "/")
+	}
 }
 
 // urlLiteral finds URLs written in code.
 var urlLiteral = lazyRegexp(`(?i)\b(?:https?|ftp|gopher|dict)://[^\s'"\x60<>(){}\\,;]+`)
+
+// hostLiteral finds a quoted dotted-quad address or metadata name in
+// code; other quoted words are too often not hosts ('0', 'v1').
+var hostLiteral = lazyRegexp(`['"\x60]((?:\d{1,3}\.){3}\d{1,3}|metadata\.google\.internal|metadata)['"\x60]`)
 
 // judgeURL reports a URL a command connects to as package ssrf judges
 // it for commands, once per rule.

@@ -19,7 +19,8 @@
 //
 // URLs and hosts: [ParseURL] reads a URL's host the way real URL parsers
 // read it and [NetworkOf] places an address (public, reserved, private,
-// loopback, cloud metadata), before any DNS lookup; [Drop] names file
+// loopback, cloud metadata), before any DNS lookup, with the names only
+// a cluster's DNS or a home router answers marked ([URL.Internal]); [Drop] names file
 // drops, paste sites, webhooks and request catchers.
 //
 // Tokens: [Token] recognises credential formats of common issuers

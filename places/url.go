@@ -464,9 +464,9 @@ var privateSuffixes = []string{"internal", "local", "localdomain", "lan", "home"
 var wildcardDNS = []string{"nip.io", "sslip.io", "xip.io", "traefik.me", "nip.me"}
 
 // Names only a cluster's DNS answers: Kubernetes (the API server as
-// kubernetes.default and its longer forms; services under .svc and
-// cluster.local) and Consul's service discovery domain.
-var clusterSuffixes = []string{"kubernetes.default", "svc", "cluster.local", "consul"}
+// kubernetes, kubernetes.default and their longer forms; services under
+// .svc and cluster.local) and Consul's service discovery domain.
+var clusterSuffixes = []string{"kubernetes", "kubernetes.default", "svc", "cluster.local", "consul"}
 
 // Admin names of home and office routers, which their DNS answers with
 // the router's LAN address (Netgear, TP-Link, ASUS, AVM FRITZ!Box,

@@ -18,7 +18,7 @@ import (
 // not judged here: printing it is ordinary, and sending it is
 // secrets.exfil.
 func (s *state) printed(c *shell.Command) {
-	if envDump(c) || !(printsSecret(c) || s.echoesPrinted(c)) || !s.shown(c, 0) {
+	if envDump(c) || !(printsSecret(c) || s.passesPrinted(c)) || !s.shown(c, 0) {
 		return
 	}
 	s.add(toolwall.Finding{
@@ -31,15 +31,41 @@ func (s *state) printed(c *shell.Command) {
 	s.tag(toolwall.TagCredential, "", c.Name)
 }
 
-// echoesPrinted reports echo or printf of a credential another command
-// printed into a substitution or a variable (echo "$(gh auth token)",
-// t=$(op read …); echo "$t").
-func (s *state) echoesPrinted(c *shell.Command) bool {
-	if c.Name != "echo" && c.Name != "printf" {
+// passesPrinted reports a command that prints a credential another
+// command printed earlier in the script: echo or printf of it from a
+// substitution or a variable (echo "$(gh auth token)", t=$(op read …);
+// echo "$t"), or a read of a file it was written to (gh auth token >
+// /tmp/t; cat /tmp/t) by a program that does not keep it.
+func (s *state) passesPrinted(c *shell.Command) bool {
+	if c.Name == "echo" || c.Name == "printf" {
+		for _, x := range s.argSources(c, nil, true) {
+			if x.kind == kPrinted {
+				return true
+			}
+		}
 		return false
 	}
-	for _, x := range s.argSources(c, nil, true) {
-		if x.kind == kPrinted {
+	if f := s.facts[c]; f != nil && !keeps(c) && !toFiles(c) {
+		for _, x := range f.reads {
+			if x.kind == kPrinted {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// toFiles reports a program that puts what it reads somewhere other
+// than its output: it writes, appends, moves, links, changes in place,
+// runs or sends files by its own operands or options (cp, tar -c, sed
+// -i, curl -T).
+func toFiles(c *shell.Command) bool {
+	for _, e := range c.Effects {
+		if e.Role == programs.Unknown {
+			continue // a redirection: judged by shown
+		}
+		switch e.Kind {
+		case shell.Writes, shell.Appends, shell.Moves, shell.Links, shell.Modifies, shell.Runs, shell.Sends:
 			return true
 		}
 	}

@@ -62,24 +62,25 @@
 //   - fork-bomb: one-liner code that forks in an endless loop (perl
 //     'fork while fork', python 'while True: os.fork()', ruby 'loop {
 //     fork }', php pcntl_fork in while(1)).
-//   - ssrf.metadata, ssrf.obfuscated-host (deny), ssrf.private,
-//     ssrf.scheme (ask): a URL a command connects to, judged by the
+//   - ssrf.metadata, ssrf.obfuscated-host, ssrf.scheme (deny),
+//     ssrf.private (ask): a URL a command connects to, judged by the
 //     rules WebFetch's URLs are judged by, relaxed for commands (package
-//     ssrf, CheckCommandURL): the URLs of curl, wget, aria2c, HTTPie,
-//     fetch, curlie (operands and --url), the addresses of curl's
-//     --resolve and --connect-to pins, static text piped into xargs
-//     curl, and the URLs written in one-liners that fetch (python -c
-//     urllib/requests, node -e fetch/http.get, ruby -e Net::HTTP/open-uri,
-//     php -r file_get_contents, perl -e LWP), with a quoted dotted-quad
-//     address or metadata name in such code read as a host
+//     ssrf, CheckCommandURL). The URLs are the words the catalog gives
+//     the url role (curl, wget, aria2c, HTTPie, fetch, curlie, git
+//     clone, aws --endpoint-url), curl's proxies and --resolve and
+//     --connect-to pins, static text piped into xargs curl, and the URLs
+//     written in one-liners that fetch (python -c urllib/requests, node
+//     -e fetch/http.get, ruby -e Net::HTTP/open-uri, php -r
+//     file_get_contents, perl -e LWP), with a quoted dotted-quad address
+//     or metadata name in such code read as a host
 //     (socket.create_connection(("169.254.169.254", 80))). A metadata
-//     endpoint, a
-//     non-public host in a disguised spelling (http://0x7f000001/,
-//     http://0/, localhost., 127.0.0.1.nip.io) and a DNS-rebinding name
-//     are refused; a cluster-internal name (kubernetes.default,
-//     *.svc.cluster.local, *.consul), a home router's admin name and
-//     gopher:/dict: to a non-public host ask; localhost, 127.0.0.1 and
-//     private addresses plainly named pass (a developer's own services).
+//     endpoint, a non-public host in a disguised spelling
+//     (http://0x7f000001/, http://0/, localhost., 127.0.0.1.nip.io), a
+//     DNS-rebinding name and gopher:/dict: to a non-public host are
+//     refused; a cluster-internal name (kubernetes.default,
+//     *.svc.cluster.local, *.consul) and a home router's admin name ask;
+//     localhost, 127.0.0.1 and private addresses plainly named pass (a
+//     developer's own services).
 //
 // Every program is read through its catalog entry (package programs):
 // an interpreter's language and its code, script and stdin roles, a

@@ -17,9 +17,9 @@ var rules = []analysis.Rule{
 	{ID: "interp.recursive-delete", Action: toolwall.Deny, Protects: "the home, the project and system directories from recursive deletes written in Python, Node, Ruby, PowerShell, …", Example: `python3 -c "import shutil; shutil.rmtree('/home/user')"`},
 	{ID: "interp.dynamic-command", Action: toolwall.Ask, Protects: "against inline code that runs a command only known at run time", Example: `perl -e 'system($ARGV[0])' x`},
 	{ID: "fork-bomb", Action: toolwall.Deny, Protects: "the machine from a process bomb written in an interpreter", Example: `perl -e 'fork while fork'`},
-	{ID: "ssrf.metadata", Action: toolwall.Deny, Protects: "cloud credentials on the metadata endpoint from curl, wget, HTTPie, one-liners and curl --resolve pins", Example: "curl http://169.254.169.254/latest/meta-data/"},
-	{ID: "ssrf.obfuscated-host", Action: toolwall.Deny, Protects: "this machine and the internal network from commands that name them in a disguised spelling or through a wildcard-DNS name", Example: "curl http://127.0.0.1.nip.io/admin"},
-	{ID: "ssrf.private", Action: toolwall.Ask, Protects: "cluster-internal services and home routers' admin pages from commands", Example: "curl -k https://kubernetes.default.svc/api/v1/secrets"},
-	{ID: "ssrf.scheme", Action: toolwall.Ask, Protects: "internal TCP services from gopher: and dict: URLs in commands", Example: "curl gopher://127.0.0.1:6379/_FLUSHALL"},
+	{ID: "ssrf.metadata", Action: toolwall.Deny, Protects: "cloud credentials on metadata endpoints, from fetch tools and from commands (curl, wget, HTTPie, one-liners, curl --resolve pins)", Example: "curl http://169.254.169.254/latest/meta-data/"},
+	{ID: "ssrf.obfuscated-host", Action: toolwall.Deny, Protects: "this machine and the internal network from fetches and commands that name them in a disguised spelling or through a wildcard-DNS or rebinding name", Example: "curl http://127.0.0.1.nip.io/admin"},
+	{ID: "ssrf.private", Action: toolwall.Ask, Protects: "the internal network from fetch tools, and cluster-internal services and home routers' admin pages from commands too", Example: "curl -k https://kubernetes.default.svc/api/v1/secrets"},
+	{ID: "ssrf.scheme", Action: toolwall.Deny, Protects: "local files and services from fetch tools' schemes other than http(s), and internal TCP services from gopher: and dict: URLs in commands", Example: "curl gopher://127.0.0.1:6379/_FLUSHALL"},
 	{ID: RulePackageInstall, Action: toolwall.Deny, Protects: "the system from packages installed from a URL or from a file just downloaded", Example: "sudo rpm -Uvh https://x.example/pkg.rpm"},
 }

@@ -98,7 +98,8 @@ func Check(raw string) Result { return judge(raw, fetchTool) }
 //     read as credentials, not as a disguise;
 //   - a scheme other than http or https is judged by its host (curl
 //     reads files, FTP and more); gopher: and dict:, which carry raw
-//     bytes to any TCP service, → Ask, ssrf.scheme on a non-public host;
+//     bytes to any TCP service, → Deny, ssrf.scheme on a non-public host
+//     (no developer task needs them; each service has its own client);
 //   - a host that cannot be read → Allow (the client refuses it too);
 //   - a public IP address in a disguised spelling → Allow;
 //   - a bare number below 65536 without a scheme ("80", "10") → Allow:
@@ -148,8 +149,8 @@ func judge(raw string, by caller) Result {
 		return Result{Action: toolwall.Deny, Rule: RuleObfuscate, Target: t, Reason: fmt.Sprintf(
 			"fetching %s was refused: the host is %s (%s address space) written in a disguised form (%s), a known way to slip past URL filters. If you need a local or internal service, name it plainly (e.g. http://localhost:8080/) so a human can approve it.", q, t.Host, t.Network, odd)}
 	case by == command && t.Network != places.Public && (t.Scheme == "gopher" || t.Scheme == "dict"):
-		return Result{Action: toolwall.Ask, Rule: RuleScheme, Target: t, Reason: fmt.Sprintf(
-			"fetching %s needs approval: the %s: scheme writes raw bytes to any TCP service on %s (%s address space), a known way to drive internal services such as Redis or SMTP. Use the service's own client, or an http:// URL.", q, t.Scheme, t.Host, t.Network)}
+		return Result{Action: toolwall.Deny, Rule: RuleScheme, Target: t, Reason: fmt.Sprintf(
+			"fetching %s was refused: the %s: scheme writes raw bytes to any TCP service on %s (%s address space), a known way to drive internal services such as Redis or SMTP. Use the service's own client (redis-cli, memcached's stats), or an http:// URL.", q, t.Scheme, t.Host, t.Network)}
 	case t.Network == places.Loopback && by == fetchTool:
 		return Result{Action: toolwall.Ask, Rule: RuleLoopback, Target: t, Reason: fmt.Sprintf(
 			"fetching %s needs approval: %s is this machine, where admin and debug endpoints answer without authentication. Confirm the local service is yours, or test it with a command the user can see.", q, t.Host)}

@@ -47,6 +47,7 @@ const (
 	TagDelete         Tag = "delete"          // files deleted (Path); Detail "protected" for protected data
 	TagInstallPackage Tag = "install-package" // a package file installed, its maintainer scripts run as root (Path)
 	TagBuildInput     Tag = "build-input"     // a file a build or test tool runs as code (Path): Makefile, package.json, conftest.py, setup.py
+	TagShowFile       Tag = "show-file"       // a file's content printed where the agent reads it (Path): cat, head, less
 )
 
 // Effect is one tagged effect of a call, with the absolute path it touches

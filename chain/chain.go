@@ -85,6 +85,13 @@ var Rules = []Rule{
 		Why:    "sending data out after reading credentials is how they are exfiltrated. Confirm with the user that nothing secret leaves the machine.",
 	},
 	{
+		ID:     "chain.credential-print",
+		Links:  []Match{{Tag: toolwall.TagCredential, Detail: "written"}, {Tag: toolwall.TagShowFile, SamePath: true}},
+		Score:  0.6,
+		Action: toolwall.Ask,
+		Why:    "the file holds a credential an earlier call printed into it, so printing the file puts the credential in the conversation and the model provider's logs. Hand the file to the program that needs it instead, or ask the user.",
+	},
+	{
 		ID:     "chain.inspect-stage-delete",
 		Links:  []Match{{Tag: toolwall.TagPermInspect}, {Tag: toolwall.TagStage}, {Tag: toolwall.TagDelete, Detail: "protected"}},
 		Score:  0.75,

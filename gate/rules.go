@@ -49,6 +49,8 @@ func chainProtects(id string) string {
 		return "secrets read in one call from being sent out in a later one"
 	case "chain.credential-egress":
 		return "credentials read in one call from being sent out in a later one"
+	case "chain.credential-print":
+		return "credentials written to a file in one call from being printed into the conversation in a later one"
 	case "chain.inspect-stage-delete":
 		return "protected data from the inspect, stage, delete pattern spread over calls (seed 001)"
 	}

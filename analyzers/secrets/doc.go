@@ -8,8 +8,16 @@
 // secrets.delete-system, ask); staging a secret into git
 // (secrets.commit, ask); serving a tree of secrets over HTTP
 // (secrets.serve, ask); hunting the file system for keys
-// (secrets.search, ask); and opening the user's browser profile to remote
-// debugging (secrets.session, ask).
+// (secrets.search, ask); printing a credential where the agent reads it
+// (secrets.print, ask: gh auth token, kubectl get secret -o yaml, aws
+// secretsmanager get-secret-value — the catalog's "prints secret" — but
+// not when the output goes to a file, the clipboard or a program that
+// keeps it, such as docker login --password-stdin or kubectl apply -f -;
+// a file this call wrote such a credential to and then prints asks too,
+// and across calls the tags credential (Detail "written", Path the file)
+// and show-file (a file printed where the agent reads it) arm
+// chain.credential-print); and opening the user's browser profile to
+// remote debugging (secrets.session, ask).
 //
 // It judges the effects the shell reader derives from the program
 // catalog (package shell, package programs): reads, writes, deletes,

@@ -18,6 +18,7 @@ import (
 // not judged here: printing it is ordinary, and sending it is
 // secrets.exfil.
 func (s *state) printed(c *shell.Command) {
+	s.showsFiles(c)
 	if envDump(c) || !(printsSecret(c) || s.passesPrinted(c)) || !s.shown(c, 0) {
 		return
 	}
@@ -29,6 +30,28 @@ func (s *state) printed(c *shell.Command) {
 			"or aws-vault exec), print only its metadata, or ask the user to run it.", quote(c)),
 	}, quote(c))
 	s.tag(toolwall.TagCredential, "", c.Name)
+}
+
+// showsFiles tags the files whose content c prints where the agent reads
+// it (cat f, head f, less f), for the chain rule that asks when an
+// earlier call wrote a credential into one of them.
+func (s *state) showsFiles(c *shell.Command) {
+	if c.Inv == nil || describer(c) || keeps(c) || toFiles(c) {
+		return
+	}
+	checked := false
+	for _, e := range c.Effects {
+		if e.Kind != shell.Reads || e.Path == "" || e.Remote || optionRead(e) || e.Role == programs.Upload {
+			continue
+		}
+		if !checked {
+			if !s.shown(c, 0) {
+				return
+			}
+			checked = true
+		}
+		s.tag(toolwall.TagShowFile, e.Path, c.Name)
+	}
 }
 
 // passesPrinted reports a command that prints a credential another

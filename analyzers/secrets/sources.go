@@ -671,6 +671,11 @@ func (s *state) taintOutputs(c *shell.Command, f *facts) {
 			if x.kind == kTree {
 				x = source{kind: kFile, class: places.PrivateKey, path: x.path}
 			}
+			if x.kind == kPrinted {
+				// a later call that prints the file prints the
+				// credential (chain.credential-print)
+				s.tag(toolwall.TagCredential, e.Path, "written")
+			}
 			s.addTaint(e.Path, x)
 		}
 	}

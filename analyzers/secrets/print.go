@@ -68,8 +68,22 @@ func (s *state) passesPrinted(c *shell.Command) bool {
 		}
 		return false
 	}
-	if f := s.facts[c]; f != nil && !keeps(c) && !toFiles(c) {
+	if keeps(c) || toFiles(c) {
+		return false
+	}
+	if f := s.facts[c]; f != nil {
 		for _, x := range f.reads {
+			if x.kind == kPrinted {
+				return true
+			}
+		}
+	}
+	// cat <(gh auth token): a file made by process substitution
+	for _, w := range c.Args[1:] {
+		if !w.Dynamic || !strings.HasPrefix(w.Raw, "<(") {
+			continue
+		}
+		for _, x := range s.argSources(c, []shell.Word{w}, false) {
 			if x.kind == kPrinted {
 				return true
 			}

@@ -318,7 +318,7 @@ func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 	// the text again as nested subshells ("( (", "$( ("), and dash always
 	// does. The parser decides at once and fails, so a text it refuses is
 	// read the way those shells fall back to.
-	if alt := spaceDoubleParens(src); alt != src {
+	if alt := spaceDoubleParens(src, true); alt != src {
 		if g, altErr := w.parser.Parse(strings.NewReader(alt), ""); altErr == nil {
 			return g, alt, nil
 		}
@@ -337,8 +337,9 @@ func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 
 // spaceDoubleParens returns src with every "((" outside single quotes,
 // comments and backslash escapes spaced to "( (" — the reading bash falls
-// back to when "((…" is not closed by "))", and the only reading dash has.
-func spaceDoubleParens(src string) string {
+// back to when "((…" is not closed by "))", and the only reading dash has
+// — and with dollar, every "$((" to "$( (" as bash falls back to.
+func spaceDoubleParens(src string, dollar bool) string {
 	if !strings.Contains(src, "((") {
 		return src
 	}
@@ -366,7 +367,7 @@ func spaceDoubleParens(src string) string {
 			b.WriteString(src[i : i+j])
 			i += j - 1
 			continue
-		case c == '(' && i+1 < len(src) && src[i+1] == '(' && (!double || i > 0 && src[i-1] == '$'):
+		case c == '(' && i+1 < len(src) && src[i+1] == '(' && (i == 0 || src[i-1] != '$' || dollar) && (!double || i > 0 && src[i-1] == '$'):
 			b.WriteString("( ")
 			word = false
 			continue
@@ -575,7 +576,9 @@ func (w *walker) arithAsSubshells(c *syntax.ArithmCmd, f frame) {
 	if lo > hi || hi > len(f.src) || f.depth >= w.opt.MaxDepth {
 		return
 	}
-	file, err := w.parser.Parse(strings.NewReader(f.src[lo:hi]), "")
+	// dash reads every (( inside as two subshells too
+	text := spaceDoubleParens(f.src[lo:hi], false)
+	file, err := w.parser.Parse(strings.NewReader(text), "")
 	if err != nil {
 		return
 	}
@@ -583,7 +586,7 @@ func (w *walker) arithAsSubshells(c *syntax.ArithmCmd, f frame) {
 	var mine []*Command
 	w.out = &mine
 	sub := f.nested("dash ((")
-	sub.src = f.src[lo:hi]
+	sub.src = text
 	sub.depth++
 	w.stmts(file.Stmts, sub)
 	w.cwd, w.out = saved, out

@@ -13,4 +13,14 @@
 // itself turns an ask into a deny in headless runs and in background
 // sub-agents. A crash or a timeout is non-blocking, hence the Hook's own
 // deadline.
+//
+// Turns: Qwen Code fires UserPromptSubmit before every UserQuery,
+// ToolResult and Hook send, not only when a person submits a prompt. A
+// tool-result continuation's prompt is the text of function-response
+// parts, which is empty; a submission from the interactive composer
+// carries submitted_prompt (qwen-code 0.x, docs/users/features/hooks.md
+// "UserPromptSubmit"). A blank prompt without submitted_prompt continues
+// the turn (the event is ignored); any other prompt starts the next one.
+// A hook's continuation with a text prompt cannot be told from a headless
+// user query and counts as a turn.
 package qwen

@@ -1,6 +1,8 @@
 package qwen
 
 import (
+	"strings"
+
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/claudecode"
@@ -22,6 +24,27 @@ func (Adapter) ProjectEnv() string { return "QWEN_PROJECT_DIR" }
 type payload struct {
 	claudecode.Payload
 	ToolCallID string `json:"tool_call_id"`
+	// Prompt is the model-bound text of a UserPromptSubmit (nil when the
+	// key is absent); SubmittedPrompt the text a person submitted, when
+	// Qwen Code can tell (see continuation).
+	Prompt          *string `json:"prompt"`
+	SubmittedPrompt string  `json:"submitted_prompt"`
+}
+
+// continuation reports whether a UserPromptSubmit is Qwen Code sending
+// the model something other than a person's prompt. Qwen Code fires the
+// event before every UserQuery, ToolResult and Hook send: a tool-result
+// continuation carries only function-response parts, whose text is
+// empty, so its prompt is blank; a submission from the interactive
+// composer carries submitted_prompt. A non-blank prompt without
+// submitted_prompt is a user query from a producer that records no
+// provenance (headless, ACP, SDK) or a hook's continuation, which the
+// payload does not tell apart: it counts as a turn.
+func (p payload) continuation() bool {
+	if strings.TrimSpace(p.SubmittedPrompt) != "" {
+		return false
+	}
+	return p.Prompt != nil && strings.TrimSpace(*p.Prompt) == ""
 }
 
 // Decode reads a Qwen Code payload.
@@ -34,6 +57,10 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 		p.ToolUseID = p.ToolCallID
 	}
 	req, err := p.Request(func(c toolwall.Call) toolwall.Call { return c })
+	if err == nil && req.Event == host.PromptSubmit && p.continuation() {
+		// The same turn goes on: only a person's prompt starts the next.
+		req.Event = host.Ignored
+	}
 	if err != nil || len(req.Calls) != 1 {
 		return req, err
 	}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,6 +34,9 @@ type host struct {
 	ops func(o Options, b string) []op
 	// note is printed after an install.
 	note string
+	// homeEnv names the environment variable that moves the host's user
+	// directory away from the home directory (dirs[0] under it).
+	homeEnv string
 }
 
 func js(v any) string {
@@ -185,9 +189,9 @@ var hosts = []host{
 					return e
 				})}
 		}},
-	{name: "copilot", dirs: []string{".copilot"}, programs: []string{"copilot"},
+	{name: "copilot", dirs: []string{".copilot"}, programs: []string{"copilot"}, homeEnv: "COPILOT_HOME",
 		ops: func(o Options, b string) []op {
-			p := filepath.Join(o.Home, ".copilot", "hooks", "toolwall.json")
+			p := filepath.Join(o.userDir("COPILOT_HOME", ".copilot"), "hooks", "toolwall.json")
 			if o.Project != "" {
 				p = filepath.Join(o.Project, ".github", "hooks", "toolwall.json")
 			}
@@ -380,7 +384,7 @@ func Uninstall(name string, o Options) ([]Change, error) {
 		}
 		if changed {
 			out = append(out, Change{x.file(), what})
-			for _, d := range pruneDirs(filepath.Dir(x.file()), h.dirs, o.base()) {
+			for _, d := range pruneDirs(filepath.Dir(x.file()), h.userDirs(o), o.base()) {
 				out = append(out, Change{d, "removed (left empty)"})
 			}
 		}
@@ -396,7 +400,7 @@ func Uninstall(name string, o Options) ([]Change, error) {
 func pruneDirs(dir string, dirs []string, base string) []string {
 	var out []string
 	for _, d := range dirs {
-		root := filepath.Join(base, d)
+		root := under(base, d)
 		if dir != root && !strings.HasPrefix(dir, root+string(filepath.Separator)) {
 			continue
 		}
@@ -413,15 +417,35 @@ func pruneDirs(dir string, dirs []string, base string) []string {
 	return out
 }
 
+// userDirs are the host's directories for o: dirs, relative to the base,
+// the first one replaced by the absolute directory homeEnv names when
+// that variable is set.
+func (h host) userDirs(o Options) []string {
+	dirs := slices.Clone(h.dirs)
+	if h.homeEnv != "" && o.env(h.homeEnv) != "" && len(dirs) > 0 {
+		dirs[0] = o.userDir(h.homeEnv, dirs[0])
+	}
+	return dirs
+}
+
+// under joins d to base unless d is absolute.
+func under(base, d string) string {
+	if filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(base, d)
+}
+
 // Found reports whether host name is on this machine: one of its
-// directories under home exists, or one of its programs is on the PATH.
-func Found(name, home string) bool {
+// directories under o.Home (or where the host's environment variable
+// moves it) exists, or one of its programs is on the PATH.
+func Found(name string, o Options) bool {
 	h, err := lookup(name)
 	if err != nil {
 		return false
 	}
-	for _, d := range h.dirs {
-		if st, err := os.Stat(filepath.Join(home, d)); err == nil && st.IsDir() {
+	for _, d := range h.userDirs(o) {
+		if st, err := os.Stat(under(o.Home, d)); err == nil && st.IsDir() {
 			return true
 		}
 	}

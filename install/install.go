@@ -24,6 +24,28 @@ type Options struct {
 	Project string
 	// Binary is the absolute path of the toolwall binary the hooks run.
 	Binary string
+	// Getenv reads the environment variables that move a host's user
+	// directory (COPILOT_HOME); nil reads none.
+	Getenv func(string) string
+}
+
+// env returns environment variable k ("" when Getenv is nil).
+func (o Options) env(k string) string {
+	if o.Getenv == nil {
+		return ""
+	}
+	return o.Getenv(k)
+}
+
+// userDir is a host's user directory: the absolute path in environment
+// variable k when it is set, else rel under the home directory.
+func (o Options) userDir(k, rel string) string {
+	if d := o.env(k); d != "" {
+		if abs, err := filepath.Abs(d); err == nil {
+			return abs
+		}
+	}
+	return filepath.Join(o.Home, rel)
 }
 
 // base is the directory the host's relative paths start from.

@@ -311,3 +311,48 @@ func TestClineXDGDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestCopilotHome: with COPILOT_HOME set, install, Find, Found and
+// uninstall use $COPILOT_HOME/hooks, never ~/.copilot/hooks.
+func TestCopilotHome(t *testing.T) {
+	home, moved := t.TempDir(), filepath.Join(t.TempDir(), "copilot")
+	o := Options{Home: home, Binary: "/usr/local/bin/toolwall", Getenv: func(k string) string {
+		if k == "COPILOT_HOME" {
+			return moved
+		}
+		return ""
+	}}
+	if Found("copilot", o) {
+		t.Fatal("copilot found before anything exists")
+	}
+	if _, err := Install("copilot", o); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(moved, "hooks", "toolwall.json")
+	if _, err := os.Stat(want); err != nil {
+		t.Errorf("install wrote no %s: %v", want, err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".copilot")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("install wrote under ~/.copilot with COPILOT_HOME set: %v", err)
+	}
+	if hs := Find("copilot", o); len(hs) != 1 || hs[0].File != want {
+		t.Errorf("Find: %+v", hs)
+	}
+	if !Found("copilot", o) {
+		t.Error("Found misses the COPILOT_HOME install")
+	}
+	if _, err := Uninstall("copilot", o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(want); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("uninstall left %s", want)
+	}
+	// Without the variable the default place is used.
+	o.Getenv = nil
+	if _, err := Install("copilot", o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".copilot", "hooks", "toolwall.json")); err != nil {
+		t.Error(err)
+	}
+}

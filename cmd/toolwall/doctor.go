@@ -74,7 +74,7 @@ func doctor(ctx context.Context, w io.Writer, o install.Options) (bool, error) {
 	fmt.Fprintln(tw, "host\tfound\thook\tbinary\tcanary\tharmless\tone call\tproblem")
 	all, any := true, false
 	for _, name := range install.Hosts() {
-		found := install.Found(name, o.Home)
+		found := install.Found(name, o)
 		hooks := install.Find(name, o)
 		if !found && len(hooks) == 0 {
 			continue

@@ -21,4 +21,9 @@
 // timeouts fail open, hence the Hook's own deadline. With PascalCase
 // events the same fields are read; the adapter answers in the flat form
 // both shapes accept.
+//
+// User hooks are the *.json files in ~/.copilot/hooks, or in
+// $COPILOT_HOME/hooks when COPILOT_HOME is set (docs.github.com copilot
+// hooks-reference, "Hooks locations"); install, uninstall and doctor
+// follow the variable.
 package copilot

@@ -34,6 +34,10 @@ type host struct {
 	ops func(o Options, b string) []op
 	// note is printed after an install.
 	note string
+	// min is the earliest release toolwall guards fully and minWhy what
+	// an earlier one lets through (doctor warns below it).
+	min    Version
+	minWhy string
 	// homeEnv names the environment variable that moves the host's user
 	// directory away from the home directory (dirs[0] under it).
 	homeEnv string
@@ -154,6 +158,7 @@ func plugin(path, name, src, comment string) op {
 
 var hosts = []host{
 	{name: "claude-code", dirs: []string{".claude"}, programs: []string{"claude"},
+		min: Version{2, 1, 295}, minWhy: "it ignores the hook's onFailure: block, so a hook that crashes or times out lets the call through",
 		ops: func(o Options, b string) []op {
 			return []op{claudeShape(filepath.Join(b, ".claude", "settings.json"), "claude-code", timeoutSeconds, "*",
 				[]string{"PreToolUse"}, []string{"PostToolUse", "PostToolUseFailure"}, "UserPromptSubmit", map[string]any{"onFailure": "block"})}
@@ -203,12 +208,30 @@ var hosts = []host{
 		note: "Copilot CLI reads a repository's .github/hooks only once the folder is trusted."},
 	{name: "opencode", dirs: []string{".config/opencode"}, programs: []string{"opencode"},
 		ops: func(o Options, b string) []op {
-			p := filepath.Join(o.Home, ".config", "opencode", "plugin", "toolwall.js")
+			// OpenCode 1.x and 2 both load *.js from plugin/ and plugins/;
+			// 1.x runs named export functions (the V1 API), 2 only a
+			// default export {id, setup}. The plugin written is the one
+			// the installed OpenCode runs; the other of toolwall's files
+			// is taken out. Unknown version: both, which coexist (2 logs
+			// the V1 file as a plugin that failed to load; 1.x loads the
+			// V2 file's no-op server()).
+			dir := filepath.Join(o.Home, ".config", "opencode")
 			if o.Project != "" {
-				p = filepath.Join(o.Project, ".opencode", "plugin", "toolwall.js")
+				dir = filepath.Join(o.Project, ".opencode")
 			}
-			return []op{plugin(p, "opencode", opencode.Plugin, "//")}
-		}},
+			v1 := plugin(filepath.Join(dir, "plugin", "toolwall.js"), "opencode", opencode.Plugin, "//")
+			v2 := plugin(filepath.Join(dir, "plugins", "toolwall.js"), "opencode", opencode.PluginV2, "//")
+			v, ok := o.version("opencode")
+			switch {
+			case !ok:
+				return []op{v1, v2}
+			case v[0] >= 2:
+				return []op{v2, retired{v1.(fileOp), "OpenCode " + v.String() + " does not run V1 plugins"}}
+			default:
+				return []op{v1, retired{v2.(fileOp), "OpenCode " + v.String() + " runs the V1 plugin"}}
+			}
+		},
+		note: "The OpenCode plugin follows the installed major version (opencode --version): install again after moving between OpenCode 1.x and 2."},
 	{name: "cline", dirs: []string{"Documents/Cline", ".cline"}, programs: []string{"cline"},
 		ops: func(o Options, b string) []op {
 			if o.Project != "" {
@@ -299,6 +322,9 @@ func opsFor(h host, o Options) []op {
 		case fileOp:
 			v.self = o.Binary
 			ops[i] = v
+		case retired:
+			v.self = o.Binary
+			ops[i] = v
 		}
 	}
 	return ops
@@ -327,6 +353,25 @@ func Hosts() []string {
 func Note(name string) string {
 	h, _ := lookup(name)
 	return h.note
+}
+
+// Supported returns the earliest release of host name toolwall guards
+// fully and why an earlier one is not (zero when every release is).
+func Supported(name string) (Version, string) {
+	h, _ := lookup(name)
+	return h.min, h.minWhy
+}
+
+// CheckVersion reads host name's installed version (o.Version) and
+// returns it, whether it could be read, and a warning when it is older
+// than Supported.
+func CheckVersion(name string, o Options) (Version, bool, string) {
+	v, ok := HostVersion(name, o)
+	min, why := Supported(name)
+	if !ok || min == (Version{}) || !v.Less(min) {
+		return v, ok, ""
+	}
+	return v, ok, fmt.Sprintf("%s %s is older than %s: %s; update it", name, v, min, why)
 }
 
 func check(o Options) error {

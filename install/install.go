@@ -27,6 +27,10 @@ type Options struct {
 	// Getenv reads the environment variables that move a host's user
 	// directory (COPILOT_HOME); nil reads none.
 	Getenv func(string) string
+	// Version returns what a host program prints for --version ("" when
+	// it cannot be run); nil when host versions are not read. The
+	// OpenCode install picks its plugin API by the major version.
+	Version func(program string) string
 }
 
 // env returns environment variable k ("" when Getenv is nil).
@@ -455,3 +459,20 @@ func (f fileOp) find() []Hook {
 // binaryTag starts the comment line naming the binary in every file
 // toolwall writes ("# toolwall-binary: /usr/local/bin/toolwall").
 const binaryTag = "toolwall-binary: "
+
+// retired is a file of toolwall's own that the host installed does not
+// run (a plugin for another API version): install takes it out, so that
+// the host neither fails to load it nor runs two guards; uninstall takes
+// it out too, and Find still reports it for doctor.
+type retired struct {
+	fileOp
+	why string
+}
+
+func (r retired) install(o Options, bin string) (bool, string, error) {
+	changed, _, err := r.fileOp.uninstall()
+	if !changed || err != nil {
+		return false, "", err
+	}
+	return true, "removed: " + r.why, nil
+}

@@ -356,3 +356,83 @@ func TestCopilotHome(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestOpenCodePluginByVersion: the OpenCode install writes the plugin
+// the installed major version runs (V1 under plugin/ for 1.x, V2 under
+// plugins/ for 2), takes out toolwall's other one, writes both when the
+// version is unknown, and uninstall takes out whichever is there.
+func TestOpenCodePluginByVersion(t *testing.T) {
+	v1 := filepath.Join(".config", "opencode", "plugin", "toolwall.js")
+	v2 := filepath.Join(".config", "opencode", "plugins", "toolwall.js")
+	for _, c := range []struct {
+		version  string
+		want, no []string
+	}{
+		{"", []string{v1, v2}, nil},
+		{"1.18.30", []string{v1}, []string{v2}},
+		{"opencode 2.0.3\n", []string{v2}, []string{v1}},
+		{"garbage", []string{v1, v2}, nil},
+	} {
+		home := t.TempDir()
+		// Start from the other install, so the switch is exercised.
+		pre := Options{Home: home, Binary: "/usr/local/bin/toolwall"}
+		if _, err := Install("opencode", pre); err != nil {
+			t.Fatal(err)
+		}
+		o := pre
+		o.Version = func(p string) string {
+			if p == "opencode" {
+				return c.version
+			}
+			return ""
+		}
+		if _, err := Install("opencode", o); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range c.want {
+			b, err := os.ReadFile(filepath.Join(home, f))
+			if err != nil {
+				t.Errorf("%q: %s not written: %v", c.version, f, err)
+				continue
+			}
+			if strings.Contains(f, "plugins") != strings.Contains(string(b), "setup(ctx)") {
+				t.Errorf("%q: %s holds the wrong plugin API", c.version, f)
+			}
+		}
+		for _, f := range c.no {
+			if _, err := os.Stat(filepath.Join(home, f)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%q: %s left in place: %v", c.version, f, err)
+			}
+		}
+		if again, err := Install("opencode", o); err != nil || len(again) != 0 {
+			t.Errorf("%q: second install changed %v (%v)", c.version, again, err)
+		}
+		if _, err := Uninstall("opencode", pre); err != nil {
+			t.Fatal(err)
+		}
+		if left := snapshot(t, home); len(left) != 0 {
+			t.Errorf("%q: uninstall left %v", c.version, left)
+		}
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Version
+		ok   bool
+	}{
+		{"2.1.240 (Claude Code)", Version{2, 1, 240}, true},
+		{"opencode v1.18.30\n", Version{1, 18, 30}, true},
+		{"2.0", Version{2, 0, 0}, true},
+		{"unknown", Version{}, false},
+	} {
+		got, ok := ParseVersion(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("ParseVersion(%q) = %v %v", c.in, got, ok)
+		}
+	}
+	if !(Version{2, 1, 294}).Less(Version{2, 1, 295}) || (Version{2, 1, 295}).Less(Version{2, 1, 295}) {
+		t.Error("Less")
+	}
+}

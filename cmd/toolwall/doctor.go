@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/hosts"
+	"github.com/toolwall/toolwall/host/opencode"
 	"github.com/toolwall/toolwall/host/view"
 	"github.com/toolwall/toolwall/install"
 )
@@ -40,8 +42,12 @@ in its configuration: is the hook installed (user or project), does it run
 this binary, does a canary call (` + canaryCommand + `) come back denied and a
 harmless one (` + harmlessCommand + `) allowed when the hook runs as the host
 runs it (its command through sh -c with the host's payload on stdin; the
-OpenCode and Amp plugins under node when node is on the PATH), and how
-long one call takes. Nothing is executed but toolwall's own hook.
+OpenCode and Amp plugins under node when node is on the PATH, the OpenCode
+one by the loader of its plugin API), and how long one call takes. It
+reads each host's version from its program's --version and reports a
+release older than toolwall guards fully, and an OpenCode plugin the
+installed OpenCode does not run. Nothing else is executed but toolwall's
+own hook.
 
 Exit status 0 when every host found is wired, 1 otherwise (also when no
 host is found).`,
@@ -138,10 +144,11 @@ func checkHost(ctx context.Context, name string, hooks []install.Hook, o install
 			row.binary = "another"
 			problems = append(problems, fmt.Sprintf("%s runs %s, not this binary (%s): toolwall install %s", h.File, h.Binary, self, name))
 		}
-		if seen[h.Command] {
+		// Two plugin files (OpenCode's V1 and V2) run the same command.
+		if seen[h.File+"\x00"+h.Command] {
 			continue
 		}
-		seen[h.Command] = true
+		seen[h.File+"\x00"+h.Command] = true
 		start := time.Now()
 		r, err := probe(ctx, name, h, o, canaryCommand)
 		took := time.Since(start)
@@ -165,36 +172,75 @@ func checkHost(ctx context.Context, name string, hooks []install.Hook, o install
 		}
 		row.took = took.Round(100 * time.Microsecond).String()
 	}
+	if _, _, warn := install.CheckVersion(name, o); warn != "" {
+		problems = append(problems, warn)
+	}
+	if name == "opencode" {
+		problems = append(problems, openCodeAPI(hooks, o)...)
+	}
 	row.problem = strings.Join(problems, "; ")
 	return row
+}
+
+// openCodeAPI checks toolwall's OpenCode plugins against the installed
+// OpenCode's plugin API: 1.x runs only V1 plugins (named export
+// functions), 2 only V2 ones (a default export {id, setup}), so a plugin
+// of the other API guards nothing there.
+func openCodeAPI(hooks []install.Hook, o install.Options) []string {
+	v, ok := install.HostVersion("opencode", o)
+	if !ok {
+		return nil
+	}
+	want := 1
+	if v[0] >= 2 {
+		want = 2
+	}
+	var out []string
+	loaded := false
+	for _, h := range hooks {
+		src, err := os.ReadFile(h.File)
+		if err != nil {
+			continue
+		}
+		if api := opencode.API(string(src)); api == want {
+			loaded = true
+		} else if want == 2 {
+			out = append(out, fmt.Sprintf("%s is a V1 plugin, which OpenCode %s does not run", h.File, v))
+		}
+	}
+	if !loaded {
+		out = append(out, fmt.Sprintf("no toolwall plugin OpenCode %s runs (V%d): toolwall install opencode", v, want))
+	}
+	return out
 }
 
 // probe runs hook h the way host name runs it, with a PreToolUse payload
 // for a shell call running command, and returns the hook's answer.
 func probe(ctx context.Context, name string, h install.Hook, o install.Options, command string) (host.Response, error) {
 	cwd := o.Project
-	payload := hosts.Probe(name, command, cwd)
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	var c *exec.Cmd
 	if node, err := exec.LookPath("node"); err == nil && (name == "opencode" || name == "amp") {
+		src, err := os.ReadFile(h.File)
+		if err != nil {
+			return host.Response{}, err
+		}
+		api := opencode.API(string(src))
+		call := pluginCall(name, api, command)
 		dir, err := os.MkdirTemp("", "toolwall-doctor")
 		if err != nil {
 			return host.Response{}, err
 		}
 		defer os.RemoveAll(dir)
-		src, err := os.ReadFile(h.File)
-		if err != nil {
-			return host.Response{}, err
-		}
 		plugin := filepath.Join(dir, "plugin.mjs")
 		if err := os.WriteFile(plugin, src, 0o600); err != nil {
 			return host.Response{}, err
 		}
-		c = exec.CommandContext(ctx, node, "--input-type=module", "-e", PluginHarness(name), plugin, command, cwd)
+		c = exec.CommandContext(ctx, node, "--input-type=module", "-e", PluginHarness(name, api), plugin, call, cwd)
 	} else {
 		c = exec.CommandContext(ctx, "sh", "-c", h.Command)
-		c.Stdin = bytes.NewReader(payload)
+		c.Stdin = bytes.NewReader(hosts.Probe(name, command, cwd))
 	}
 	c.Dir = cwd
 	c.Env = os.Environ()
@@ -214,28 +260,82 @@ func probe(ctx context.Context, name string, h install.Hook, o install.Options, 
 	return r, err
 }
 
-// PluginHarness is the node program that loads the OpenCode or Amp
-// plugin (argv[1]) the way its host does, offers it one shell call
-// (argv[2]) in a directory (argv[3]), and prints what the plugin decided
-// as {"action":"allow"} or {"action":"deny","reason":…}.
-func PluginHarness(name string) string {
-	common := `const [plugin, command, dir] = process.argv.slice(1);
-const m = await import("file://" + plugin);
+// pluginCall is the host-shaped call a plugin harness offers its plugin
+// for a shell command: OpenCode 1.x's (input, output) pair, OpenCode 2's
+// execute.before event (the shell tool), Amp's tool.call event.
+func pluginCall(name string, api int, command string) string {
+	var v any
+	switch {
+	case name == "amp":
+		v = map[string]any{"tool": "Bash", "input": map[string]any{"cmd": command}, "thread": map[string]any{"id": "toolwall-doctor"}}
+	case api == 2:
+		v = map[string]any{"tool": "shell", "sessionID": "toolwall-doctor", "agent": "build", "messageID": "probe", "id": "probe", "input": map[string]any{"command": command}}
+	default:
+		v = map[string]any{"input": map[string]any{"tool": "bash", "sessionID": "toolwall-doctor", "callID": "probe"}, "output": map[string]any{"args": map[string]any{"command": command}}}
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// PluginHarness is the node program that loads a plugin (argv[1]) the way
+// its host does — Amp, OpenCode 1.x (api 1: the V1 loader) or OpenCode 2
+// (api 2: the V2 loader) — offers it one host-shaped call (argv[2], JSON;
+// see pluginCall) in a directory (argv[3]), and prints what the plugin
+// decided as {"action":"allow"} or {"action":"deny","reason":…}. A plugin
+// the host would not load is a deny saying so.
+func PluginHarness(name string, api int) string {
+	common := `const [plugin, call, dir] = process.argv.slice(1);
 const say = (o) => process.stdout.write(JSON.stringify(o) + "\n");
+const refuse = (why) => { say({ action: "deny", reason: "not loaded: " + why }); process.exit(0); };
+const m = await import("file://" + plugin);
+const event = JSON.parse(call);
 `
-	if name == "opencode" {
-		return common + `const hooks = await m.Toolwall({ directory: dir, worktree: dir });
+	switch {
+	case name == "amp":
+		return common + `let handler;
+m.default({ on: (ev, f) => { if (ev === "tool.call") handler = f; }, system: { workspaceRoot: dir } });
+const r = await handler(event, { system: { workspaceRoot: dir } });
+say(r.action === "allow" ? { action: "allow" } : { action: "deny", reason: String(r.message) });
+`
+	case api == 2:
+		// OpenCode 2's loader (packages/core/src/plugin/module.ts) takes only
+		// a default export {id: string, setup: function} (or {id, effect});
+		// the promise context's tool.hook(name, callback) registers a hook
+		// and resolves to a registration; a callback that throws rejects
+		// the call.
+		return common + `const def = m.default;
+if (!def || typeof def !== "object" || typeof def.id !== "string" || typeof def.setup !== "function")
+  refuse("OpenCode 2 needs a default export with an id and a setup function");
+const hooks = {};
+const reg = (domain) => async (hook, cb) => { (hooks[domain + "." + hook] ||= []).push(cb); return { dispose: async () => {} }; };
+await def.setup({ id: def.id, options: {}, location: { directory: dir }, tool: { hook: reg("tool") }, session: { hook: reg("session") } });
 try {
-  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "toolwall-doctor", callID: "probe" }, { args: { command } });
+  for (const cb of hooks["tool.execute.before"] || []) await cb(event);
+  say({ action: "allow" });
+} catch (e) { say({ action: "deny", reason: String(e && e.message) }); }
+`
+	default:
+		// OpenCode 1.x's loader: a default export that is an object with an
+		// id, server or tui must carry server(input, options); otherwise
+		// every export must be a plugin function. Each returns hooks.
+		return common + `const input = { directory: dir, worktree: dir, client: {}, project: {} };
+const all = [];
+const d = m.default;
+if (d && typeof d === "object" && ("id" in d || "server" in d || "tui" in d)) {
+  if (typeof d.server !== "function") refuse("OpenCode 1.x needs server() in a default export object");
+  all.push(await d.server(input, {}));
+} else {
+  for (const f of new Set(Object.values(m))) {
+    if (typeof f !== "function") refuse("OpenCode 1.x needs every export to be a plugin function");
+    all.push(await f(input, {}));
+  }
+}
+try {
+  for (const h of all) if (h && h["tool.execute.before"]) await h["tool.execute.before"](event.input, event.output);
   say({ action: "allow" });
 } catch (e) { say({ action: "deny", reason: String(e && e.message) }); }
 `
 	}
-	return common + `let handler;
-m.default({ on: (event, f) => { if (event === "tool.call") handler = f; }, system: { workspaceRoot: dir } });
-const r = await handler({ tool: "Bash", input: { cmd: command }, thread: { id: "toolwall-doctor" } }, { system: { workspaceRoot: dir } });
-say(r.action === "allow" ? { action: "allow" } : { action: "deny", reason: String(r.message) });
-`
 }
 
 // where says whether a hook found in file is the user's or the project's

@@ -155,13 +155,16 @@ func TestPluginsFailClosed(t *testing.T) {
 	if out, code := toolwallIn(t, home, home, "install", "opencode", "amp", "--binary", "/nonexistent/toolwall"); code != 0 {
 		t.Fatal(out)
 	}
-	for _, p := range []struct{ name, file string }{
-		{"opencode", ".config/opencode/plugin/toolwall.js"}, {"amp", ".config/amp/plugins/toolwall.ts"},
+	for _, p := range []struct {
+		name, file string
+		api        int
+	}{
+		{"opencode", ".config/opencode/plugin/toolwall.js", 1}, {"opencode", ".config/opencode/plugins/toolwall.js", 2}, {"amp", ".config/amp/plugins/toolwall.ts", 0},
 	} {
 		src, _ := os.ReadFile(filepath.Join(home, p.file))
 		plugin := filepath.Join(t.TempDir(), "plugin.mjs")
 		os.WriteFile(plugin, src, 0o600)
-		out, err := exec.Command(node, "--input-type=module", "-e", PluginHarness(p.name), plugin, "ls", home).CombinedOutput()
+		out, err := exec.Command(node, "--input-type=module", "-e", PluginHarness(p.name, p.api), plugin, pluginCall(p.name, p.api, "ls"), home).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), `"action":"deny"`) || !strings.Contains(string(out), "could not check") {
 			t.Errorf("%s with a missing toolwall: %s %v", p.name, out, err)
 		}

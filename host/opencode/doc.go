@@ -1,22 +1,39 @@
 // Package opencode is the OpenCode adapter and its plugin.
 //
 // OpenCode has no shell-hook protocol: blocking is done by an in-process
-// plugin's "tool.execute.before" hook that throws (anomalyco/opencode
-// packages/plugin/src/index.ts; opencode.ai/docs/plugins;
-// shared/reference/agent-hosts.md §6). toolwall ships that plugin
-// (plugin.js, installed into ~/.config/opencode/plugin/ or
-// .opencode/plugin/): it spawns `toolwall hook opencode` for every tool
-// call, writes {event, tool, sessionID, callID, args, directory,
-// worktree} on its stdin, and throws — blocking the call, the message
-// going to the model as the tool error — unless the answer is exactly
+// plugin hook that throws before the tool runs. toolwall ships two
+// plugins, one per plugin API, because neither OpenCode major version
+// runs the other's (opencode.ai docs "Migrate plugins from V1": "V1 plugin
+// implementations do not run in V2"):
+//
+//   - plugin.js, OpenCode 1.x (anomalyco/opencode packages/plugin/src/
+//     index.ts, packages/opencode/src/plugin/index.ts): a named export
+//     function returning {"tool.execute.before": (input, output)}, input
+//     {tool, sessionID, callID}, output {args}; installed into
+//     ~/.config/opencode/plugin/ or .opencode/plugin/.
+//   - plugin_v2.js, OpenCode 2 (packages/core/src/plugin/module.ts,
+//     source-directory.ts, packages/plugin/src/promise/adapter.ts): a
+//     default export {id, setup(ctx)} — what Plugin.define returns — whose
+//     setup registers ctx.tool.hook("execute.before", callback) with the
+//     event {tool, sessionID, agent, messageID, id, input}, and
+//     "execute.after" and ctx.session.hook("prompt"); installed into
+//     ~/.config/opencode/plugins/ or .opencode/plugins/. OpenCode 2 loads
+//     *.js files there without configuration; a configured local path
+//     must name a directory holding an index file.
+//
+// Both spawn `toolwall hook opencode` for every tool call, write {event,
+// tool, sessionID, callID, args, directory, worktree} on its stdin, and
+// throw — blocking the call — unless the answer is exactly
 // {"action":"allow"}: a toolwall that cannot start, exits non-zero, times
 // out or prints anything else blocks too (fail closed inside the plugin,
 // since OpenCode skips a plugin that fails to load). "tool.execute.after"
 // reports the call ran, "chat.message" a user message (the next turn).
 //
-// Tools: bash {command, workdir}, write {filePath, content}, edit
-// {filePath, oldString, newString}, multiedit {filePath, edits}, read
-// {filePath}, webfetch {url}, apply_patch {patchText} (Codex's patch
-// format); MCP tools are <server>_<tool>, kept as they come. The hook has
-// no ask channel: an ask is a deny saying a human must run the call.
+// Tools: bash (1.x) or shell (2) {command, workdir}, write {filePath or
+// path, content}, edit {filePath or path, oldString, newString},
+// multiedit {filePath, edits}, read {filePath or path}, webfetch {url},
+// apply_patch or patch {patchText} (Codex's patch format); MCP tools fire
+// the same hook as <server>_<tool> and are kept as they come, with their
+// arguments. The hook has no ask channel: an ask is a deny saying a human
+// must run the call.
 package opencode

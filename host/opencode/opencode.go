@@ -5,17 +5,38 @@ import (
 	"encoding/json"
 	"path"
 	"runtime"
+	"strings"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/claudecode"
 )
 
-// Plugin is the OpenCode plugin toolwall installs (JavaScript; it needs
-// only node:child_process).
+// Plugin is the OpenCode 1.x plugin toolwall installs (JavaScript; it
+// needs only node:child_process): a named export function returning the
+// hooks, the V1 plugin API.
 //
 //go:embed plugin.js
 var Plugin string
+
+// PluginV2 is the plugin for OpenCode 2, whose loader runs only a default
+// export {id, setup(ctx)} and registers hooks through ctx.tool.hook.
+//
+//go:embed plugin_v2.js
+var PluginV2 string
+
+// API tells which plugin API a plugin source is written for: 2 for a
+// default export with setup(ctx) (OpenCode 2), 1 for named export
+// functions (OpenCode 1.x), 0 when it cannot tell.
+func API(src string) int {
+	switch {
+	case strings.Contains(src, "export default") && strings.Contains(src, "setup(ctx)"):
+		return 2
+	case strings.Contains(src, "export const"):
+		return 1
+	}
+	return 0
+}
 
 // Adapter is the protocol between the plugin and toolwall.
 type Adapter struct{}
@@ -82,7 +103,7 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 	file, _ := f.Str("filePath", "file_path", "path")
 	var calls []toolwall.Call
 	switch p.Tool {
-	case "bash":
+	case "bash", "shell":
 		cmd, ok := f.Str("command")
 		if !ok {
 			return req, host.Malformed("bash has no command")

@@ -366,9 +366,12 @@ func Supported(name string) (Version, string) {
 // returns it, whether it could be read, and a warning when it is older
 // than Supported.
 func CheckVersion(name string, o Options) (Version, bool, string) {
-	v, ok := HostVersion(name, o)
 	min, why := Supported(name)
-	if !ok || min == (Version{}) || !v.Less(min) {
+	if min == (Version{}) {
+		return Version{}, false, ""
+	}
+	v, ok := HostVersion(name, o)
+	if !ok || !v.Less(min) {
 		return v, ok, ""
 	}
 	return v, ok, fmt.Sprintf("%s %s is older than %s: %s; update it", name, v, min, why)

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -58,6 +59,23 @@ func ProgramVersion(program string) string {
 		return ""
 	}
 	return string(out)
+}
+
+// Memo returns version reading each program once (install, Find and
+// doctor ask for the same host more than once).
+func Memo(version func(string) string) func(string) string {
+	var mu sync.Mutex
+	seen := map[string]string{}
+	return func(p string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		if v, ok := seen[p]; ok {
+			return v
+		}
+		v := version(p)
+		seen[p] = v
+		return v
+	}
 }
 
 // HostVersion reads host name's installed version with o.Version (its

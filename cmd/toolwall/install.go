@@ -28,7 +28,7 @@ func (f *installFlags) add(cmd *cobra.Command, verb string) {
 
 // options resolves the flags into install.Options.
 func (f *installFlags) options() (install.Options, error) {
-	o := install.Options{Home: engine.UserHome(), Binary: f.binary, Getenv: os.Getenv, Version: install.ProgramVersion}
+	o := install.Options{Home: engine.UserHome(), Binary: f.binary, Getenv: os.Getenv, Version: install.Memo(install.ProgramVersion)}
 	if o.Home == "" {
 		return o, errors.New("the home directory is unknown (set HOME)")
 	}

@@ -7,6 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/host"
+	"github.com/toolwall/toolwall/host/view"
+	"github.com/toolwall/toolwall/install"
 )
 
 // standIn writes an executable script named name into a new directory
@@ -200,5 +205,70 @@ func TestDoctorClaudeVersion(t *testing.T) {
 		if warned := strings.Contains(out, "older than 2.1.295") && code == 1; warned != c.warn {
 			t.Errorf("claude %s: exit %d\n%s", c.version, code, out)
 		}
+	}
+}
+
+// TestHostPayloads sends payloads built as Qwen Code, Copilot CLI and
+// OpenCode (1.x and 2) build them (testdata/host-payloads.json, each
+// naming the host source it comes from) through what `toolwall install`
+// wrote into a scratch home, and reads the answers as the host does.
+func TestHostPayloads(t *testing.T) {
+	b, err := os.ReadFile("testdata/host-payloads.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []struct {
+			Name, Host, Source, Want string
+			API                      int
+			Payload                  json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	app := filepath.Join(home, "src", "app")
+	os.MkdirAll(app, 0o755)
+	// OpenCode's version is unknown here: both plugins are written.
+	if out, code := toolwallWith(t, home, app, nil, "install", "qwen", "copilot", "opencode"); code != 0 {
+		t.Fatal(out)
+	}
+	env := []string{"HOME=" + home, "TOOLWALL_STATE=" + filepath.Join(home, ".local/state/toolwall/state.db"), "XDG_CONFIG_HOME=", "TOOLWALL_CONFIG=", "QWEN_PROJECT_DIR=" + app}
+	for _, c := range file.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			if c.Source == "" {
+				t.Fatal("a payload must name the host source it comes from")
+			}
+			payload := strings.ReplaceAll(string(c.Payload), "@HOME@", home)
+			var got view.Reading
+			var r host.Response
+			if c.Host == "opencode" {
+				file := map[int]string{1: ".config/opencode/plugin/toolwall.js", 2: ".config/opencode/plugins/toolwall.js"}[c.API]
+				action, reason := runPlugin(t, "opencode", c.API, filepath.Join(home, file), payload, home)
+				got = view.Reading{Valid: action == "allow" || action == "deny" && reason != "", Action: map[string]toolwall.Action{"allow": toolwall.Allow, "deny": toolwall.Deny}[action], Reason: reason}
+			} else {
+				hooks := install.Find(c.Host, install.Options{Home: home})
+				if len(hooks) != 1 {
+					t.Fatalf("installed hooks: %+v", hooks)
+				}
+				r = runProgram(t, "sh", env, []string{"-c", hooks[0].Command}, []byte(payload))
+				got = view.For(c.Host)(r, c.Want != "none")
+			}
+			switch c.Want {
+			case "none":
+				if r.Exit != 0 || strings.TrimSpace(r.Stdout) != "" {
+					t.Errorf("not acknowledged quietly: %+v", r)
+				}
+			case "any":
+				if !got.Valid {
+					t.Errorf("ill-formed answer: %+v %+v", got, r)
+				}
+			default:
+				if want := map[string]toolwall.Action{"allow": toolwall.Allow, "ask": toolwall.Ask, "deny": toolwall.Deny}[c.Want]; !got.Valid || got.Action != want {
+					t.Errorf("the host reads %+v, want %s (%+v)", got, c.Want, r)
+				}
+			}
+		})
 	}
 }

@@ -51,14 +51,18 @@ export default {
       const a = ask({ event: "tool.execute.before", tool: event.tool, sessionID: event.sessionID, callID: callID(event), args: event.input, directory, worktree });
       if (a.action !== "allow") throw new Error(a.reason);
     });
-    await ctx.tool.hook("execute.after", async (event) => {
-      ask({ event: "tool.execute.after", tool: event.tool, sessionID: event.sessionID, callID: callID(event), args: event.input, directory, worktree, error: failed(event) });
-    });
-    if (ctx.session && typeof ctx.session.hook === "function") {
+    // What follows only feeds session memory: a release without these
+    // hooks must not keep the guard above from loading.
+    try {
+      await ctx.tool.hook("execute.after", async (event) => {
+        ask({ event: "tool.execute.after", tool: event.tool, sessionID: event.sessionID, callID: callID(event), args: event.input, directory, worktree, error: failed(event) });
+      });
+    } catch (_) {}
+    try {
       await ctx.session.hook("prompt", async (event) => {
         ask({ event: "chat.message", sessionID: event && event.sessionID, directory, worktree });
       });
-    }
+    } catch (_) {}
   },
   server: async () => ({}),
 };

@@ -38,9 +38,9 @@ type host struct {
 	// an earlier one lets through (doctor warns below it).
 	min    Version
 	minWhy string
-	// homeEnv names the environment variable that moves the host's user
-	// directory away from the home directory (dirs[0] under it).
-	homeEnv string
+	// moved is the host's user directory (dirs[0] under the home) when
+	// an environment variable moves it elsewhere, "" when none does.
+	moved func(o Options) string
 }
 
 func js(v any) string {
@@ -194,7 +194,7 @@ var hosts = []host{
 					return e
 				})}
 		}},
-	{name: "copilot", dirs: []string{".copilot"}, programs: []string{"copilot"}, homeEnv: "COPILOT_HOME",
+	{name: "copilot", dirs: []string{".copilot"}, programs: []string{"copilot"}, moved: movedBy("COPILOT_HOME", ""),
 		ops: func(o Options, b string) []op {
 			p := filepath.Join(o.userDir("COPILOT_HOME", ".copilot"), "hooks", "toolwall.json")
 			if o.Project != "" {
@@ -206,7 +206,7 @@ var hosts = []host{
 				})}
 		},
 		note: "Copilot CLI reads a repository's .github/hooks only once the folder is trusted."},
-	{name: "opencode", dirs: []string{".config/opencode"}, programs: []string{"opencode"},
+	{name: "opencode", dirs: []string{".config/opencode"}, programs: []string{"opencode"}, moved: movedBy("XDG_CONFIG_HOME", "opencode"),
 		ops: func(o Options, b string) []op {
 			// OpenCode 1.x and 2 both load *.js from plugin/ and plugins/;
 			// 1.x runs named export functions (the V1 API), 2 only a
@@ -215,7 +215,7 @@ var hosts = []host{
 			// is taken out. Unknown version: both, which coexist (2 logs
 			// the V1 file as a plugin that failed to load; 1.x loads the
 			// V2 file's no-op server()).
-			dir := filepath.Join(o.Home, ".config", "opencode")
+			dir := filepath.Join(o.userDir("XDG_CONFIG_HOME", ".config"), "opencode")
 			if o.Project != "" {
 				dir = filepath.Join(o.Project, ".opencode")
 			}
@@ -465,13 +465,26 @@ func pruneDirs(dir string, dirs []string, base string) []string {
 	return out
 }
 
+// movedBy is a host's user directory moved by environment variable k:
+// sub under the directory k names, when it is set.
+func movedBy(k, sub string) func(Options) string {
+	return func(o Options) string {
+		if o.env(k) == "" {
+			return ""
+		}
+		return filepath.Join(o.userDir(k, ""), sub)
+	}
+}
+
 // userDirs are the host's directories for o: dirs, relative to the base,
-// the first one replaced by the absolute directory homeEnv names when
-// that variable is set.
+// the first one replaced by the absolute directory an environment
+// variable moves it to.
 func (h host) userDirs(o Options) []string {
 	dirs := slices.Clone(h.dirs)
-	if h.homeEnv != "" && o.env(h.homeEnv) != "" && len(dirs) > 0 {
-		dirs[0] = o.userDir(h.homeEnv, dirs[0])
+	if h.moved != nil && len(dirs) > 0 {
+		if d := h.moved(o); d != "" {
+			dirs[0] = d
+		}
 	}
 	return dirs
 }

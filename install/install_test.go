@@ -436,3 +436,33 @@ func TestParseVersion(t *testing.T) {
 		t.Error("Less")
 	}
 }
+
+// TestOpenCodeXDG: OpenCode's config directory is $XDG_CONFIG_HOME/opencode
+// when the variable is set; the plugin goes there.
+func TestOpenCodeXDG(t *testing.T) {
+	home, xdg := t.TempDir(), t.TempDir()
+	o := Options{Home: home, Binary: "/usr/local/bin/toolwall", Getenv: func(k string) string {
+		if k == "XDG_CONFIG_HOME" {
+			return xdg
+		}
+		return ""
+	}, Version: func(string) string { return "2.0.3" }}
+	if _, err := Install("opencode", o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(xdg, "opencode", "plugins", "toolwall.js")); err != nil {
+		t.Error(err)
+	}
+	if !Found("opencode", o) || len(Find("opencode", o)) != 1 {
+		t.Error("Found or Find misses the XDG install")
+	}
+	if _, err := Uninstall("opencode", o); err != nil {
+		t.Fatal(err)
+	}
+	if left := snapshot(t, xdg); len(left) != 0 {
+		t.Errorf("uninstall left %v", left)
+	}
+	if left := snapshot(t, home); len(left) != 0 {
+		t.Errorf("install wrote under the home: %v", left)
+	}
+}

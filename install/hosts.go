@@ -213,8 +213,9 @@ var hosts = []host{
 			// default export {id, setup}. The plugin written is the one
 			// the installed OpenCode runs; the other of toolwall's files
 			// is taken out. Unknown version: both, which coexist (2 logs
-			// the V1 file as a plugin that failed to load; 1.x loads the
-			// V2 file's no-op server()).
+			// the V1 file as a plugin that failed to load; a 1.x that
+			// reads a default {id, server} export runs the V2 file's
+			// no-op server(), an older 1.x reports it broken).
 			dir := filepath.Join(o.userDir("XDG_CONFIG_HOME", ".config"), "opencode")
 			if o.Project != "" {
 				dir = filepath.Join(o.Project, ".opencode")

@@ -121,6 +121,9 @@ entries at this binary) and keeps a backup of each file it changes
 				if n := install.Note(name); n != "" && len(changes) > 0 {
 					fmt.Fprintf(out, "%s: note: %s\n", name, n)
 				}
+				if _, _, warn := install.CheckVersion(name, o); warn != "" {
+					fmt.Fprintf(out, "%s: warning: %s\n", name, warn)
+				}
 			}
 			return errors.Join(errs...)
 		},

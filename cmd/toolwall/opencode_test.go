@@ -194,8 +194,8 @@ func TestOpenCodeMCPReachesToolwall(t *testing.T) {
 // release that honours onFailure.
 func TestDoctorClaudeVersion(t *testing.T) {
 	home := t.TempDir()
-	if out, code := toolwallWith(t, home, home, nil, "install", "claude-code"); code != 0 {
-		t.Fatal(out)
+	if out, code := toolwallWith(t, home, home, []string{withPath(standIn(t, "claude", "2.1.100 (Claude Code)"))}, "install", "claude-code"); code != 0 || !strings.Contains(out, "warning: claude-code 2.1.100 is older than 2.1.295") {
+		t.Fatalf("install under an old Claude Code: %d\n%s", code, out)
 	}
 	for _, c := range []struct {
 		version string

@@ -20,12 +20,14 @@ func (m langRE) match(l lang, s string) bool {
 }
 
 // fetchRE: a network read in the language's standard or common library.
+// Raw sockets are not here: what a program does with a connection is
+// read by the remote-shell facts (netshell.go).
 var fetchRE = langRE{
-	langPython: lazyRegexp(`urlopen|urlretrieve|urllib|\brequests\b|http\.client|httpx|pycurl|aiohttp|socket\.(socket|create_connection)`),
-	langNode:   lazyRegexp(`\bfetch\s*\(|https?\.(get|request)\s*\(|require\s*\(\s*['"]https?['"]|from\s+['"]https?['"]|axios|XMLHttpRequest|net\.connect|import\s*\(\s*['"]https?:`),
-	langPerl:   lazyRegexp(`LWP|HTTP::Tiny|IO::Socket|Net::HTTP|getstore|getprint|\bget\s*\(?\s*['"]https?:`),
-	langRuby:   lazyRegexp(`open-uri|Net::HTTP|URI\.open|URI\(|URI\.parse|\bopen\s*\(?\s*['"]https?:|HTTParty|Faraday|TCPSocket`),
-	langPHP:    lazyRegexp(`(file_get_contents|fopen|readfile|file|copy)\s*\(\s*['"](https?|ftp):|curl_exec|fsockopen|stream_socket_client`),
+	langPython: lazyRegexp(`urlopen|urlretrieve|urllib|\brequests\b|http\.client|httpx|pycurl|aiohttp`),
+	langNode:   lazyRegexp(`\bfetch\s*\(|https?\.(get|request)\s*\(|require\s*\(\s*['"]https?['"]|from\s+['"]https?['"]|axios|XMLHttpRequest|import\s*\(\s*['"]https?:`),
+	langPerl:   lazyRegexp(`LWP|HTTP::Tiny|Net::HTTP|getstore|getprint|\bget\s*\(?\s*['"]https?:`),
+	langRuby:   lazyRegexp(`open-uri|Net::HTTP|URI\.open|URI\(|URI\.parse|\bopen\s*\(?\s*['"]https?:|HTTParty|Faraday`),
+	langPHP:    lazyRegexp(`(file_get_contents|fopen|readfile|file|copy)\s*\(\s*['"](https?|ftp):|curl_exec`),
 	langLua:    lazyRegexp(`socket\.http|http\.request|io\.popen\s*\(\s*['"](curl|wget)`),
 	langPwsh:   lazyRegexp(`(?i)invoke-webrequest|\biwr\b|invoke-restmethod|\birm\b|net\.webclient|downloadstring|downloaddata|start-bitstransfer`),
 	langShell:  nil,

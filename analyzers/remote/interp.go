@@ -21,12 +21,19 @@ const (
 	langLua
 	langPwsh
 	langAwk
-	// langOther: Tcl, expect, R, Julia, AppleScript — read for where
-	// their program comes from, not for what it does.
+	langTcl
+	langJulia
+	// langJVM: JavaScript run on the Java platform (jrunscript), with
+	// the Java class library at hand.
+	langJVM
+	// langGo: Go source, run by go run.
+	langGo
+	// langOther: R, AppleScript — read for where their program comes
+	// from, not for what it does.
 	langOther
 )
 
-var langNames = [...]string{"", "shell", "Python", "Perl", "Ruby", "Node.js", "PHP", "Lua", "PowerShell", "awk", "script"}
+var langNames = [...]string{"", "shell", "Python", "Perl", "Ruby", "Node.js", "PHP", "Lua", "PowerShell", "awk", "Tcl", "Julia", "JavaScript (JVM)", "Go", "script"}
 
 // langOf maps a catalog entry's language to the family the one-liner
 // rules know.
@@ -50,7 +57,15 @@ func langOf(l string) lang {
 		return langPwsh
 	case "awk":
 		return langAwk
-	case "tcl", "applescript", "r", "julia":
+	case "tcl":
+		return langTcl
+	case "julia":
+		return langJulia
+	case "jvm":
+		return langJVM
+	case "go":
+		return langGo
+	case "applescript", "r":
 		return langOther
 	}
 	return notInterp

@@ -23,6 +23,7 @@ const (
 	RuleDownloadExec   = "remote.download-exec"        // curl -o f … && sh f in one call
 	RulePackageInstall = "remote.package-install"      // dpkg -i of a download, rpm -i URL
 	RuleRecursiveDel   = "interp.recursive-delete"     // shutil.rmtree, fs.rmSync(…{recursive}), …
+	RuleReverseShell   = "remote.reverse-shell"        // bash -i >& /dev/tcp/…, nc -e sh, a socket handed to a shell in any language
 	RuleForkBomb       = "fork-bomb"                   // perl -e 'fork while fork' (the destroy analyzer's id for the shell form)
 	categoryRemote     = "remote-code"
 	categoryDestroy    = "destructive"
@@ -48,7 +49,7 @@ func run(ctx context.Context, in *analysis.Input, r *analysis.Report) {
 	if in.Script == nil || in.Call.IsRoot() {
 		return
 	}
-	a := &analyzer{ctx: ctx, in: in, r: r, cmds: in.Script.Commands, index: map[*shell.Command]int{}, seen: map[string]bool{}}
+	a := &analyzer{ctx: ctx, in: in, r: r, cmds: in.Script.Commands, index: map[*shell.Command]int{}, seen: map[string]bool{}, fdNet: map[string]*shell.Command{}}
 	for i, c := range a.cmds {
 		a.index[c] = i
 	}
@@ -76,6 +77,10 @@ type analyzer struct {
 	fdNet map[string]*shell.Command
 	// built holds the build inputs already tagged in this call.
 	built map[string]bool
+	// texts maps the files this call writes with static text (echo …
+	// > f, cat > f <<EOF) to that text, so a program run from one is
+	// read as its code.
+	texts map[string]string
 }
 
 type pathAt struct {
@@ -136,7 +141,7 @@ func (a *analyzer) command(i int, c *shell.Command) {
 		a.client(c)
 	case root == "gh" && c.Inv.Sub("release", "download"):
 		a.client(c)
-	case root == "nc" || root == "socat" || root == "ftp":
+	case root == "nc" || root == "socat" || root == "ftp" || root == "socket" || root == "ztcp":
 		if c.Inv.Has("listen") || listens(c) {
 			a.r.Tag(toolwall.TagDownloadStdout, "", c.Name)
 		} else {
@@ -170,13 +175,62 @@ func (a *analyzer) command(i int, c *shell.Command) {
 				continue // go run PACKAGE: a directory (build-input)
 			}
 			a.exec(i, e.Path)
+			if t, ok := a.texts[e.Path]; ok && root == "go" {
+				a.code(c, langGo, t)
+			}
 		}
+	}
+	a.written(c)
+}
+
+// written records the static text c writes into files: echo or printf
+// of literal words, or a static heredoc or here-string that cat or tee
+// copies, sent to a file by a redirection (or tee's operands).
+func (a *analyzer) written(c *shell.Command) {
+	text, ok := "", false
+	switch {
+	case (c.Name == "echo" || c.Name == "printf") && staticText(c):
+		var parts []string
+		for _, w := range c.Args[1:] {
+			parts = append(parts, w.Value)
+		}
+		text, ok = strings.Join(parts, " "), true
+	case (c.Name == "cat" || c.Name == "tee") && len(c.Args) <= 2 && c.Stdin.Kind == shell.StdinHeredoc && !c.Stdin.Dynamic:
+		text, ok = c.Stdin.Text, true
+	}
+	if !ok {
+		return
+	}
+	var files []string
+	for _, r := range c.Redirects {
+		if r.Writes() && (r.Fd == "" || r.Fd == "1") && !r.Target.Dynamic {
+			files = append(files, paths.Abs(r.Target.Value, a.cwd(c)))
+		}
+	}
+	if c.Name == "tee" {
+		for _, e := range c.Effects {
+			if (e.Kind == shell.Writes || e.Kind == shell.Appends) && e.Path != "" {
+				files = append(files, e.Path)
+			}
+		}
+	}
+	for _, f := range files {
+		if a.texts == nil {
+			a.texts = map[string]string{}
+		}
+		a.texts[f] = text
 	}
 }
 
 // fds records file descriptors that exec opens on network content:
 // exec N< <(client …), exec N</dev/tcp/…, exec N<>/dev/tcp/….
 func (a *analyzer) fds(i int, c *shell.Command) {
+	if rootName(c) == "ztcp" {
+		// zsh's ztcp leaves the connection's descriptor in $REPLY.
+		a.fdNet["$REPLY"] = c
+		a.fdNet["${REPLY}"] = c
+		return
+	}
 	if c.Name != "exec" || len(c.Args) > 1 {
 		return
 	}
@@ -193,9 +247,6 @@ func (a *analyzer) fds(i int, c *shell.Command) {
 		}
 		if src == nil {
 			continue
-		}
-		if a.fdNet == nil {
-			a.fdNet = map[string]*shell.Command{}
 		}
 		a.fdNet[r.Fd] = src
 	}
@@ -377,7 +428,12 @@ func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
 		case p.file.Dynamic && strings.HasPrefix(p.file.Raw, "<("):
 			a.procSubst(i, c, name)
 		case !p.file.Dynamic:
-			a.exec(i, paths.Abs(p.file.Value, a.cwd(c)))
+			f := paths.Abs(p.file.Value, a.cwd(c))
+			a.exec(i, f)
+			if t, ok := a.texts[f]; ok && p.lang != langShell {
+				// cat > /tmp/x.py <<EOF … EOF; python3 /tmp/x.py
+				a.code(c, p.lang, t)
+			}
 		}
 	}
 	if c.Via == "xargs" && c.Parent != nil && c.Parent.Stdin.Kind == shell.StdinPipe && p.codeDynamic() {
@@ -413,6 +469,11 @@ func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
 // code applies the one-liner text rules to program text of language l.
 func (a *analyzer) code(c *shell.Command, l lang, text string) {
 	switch {
+	case a.codeShell(c, l, text):
+		a.r.Tag(toolwall.TagEgress, "", "remote shell")
+		a.add(RuleReverseShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
+			"%s was refused: its %s code opens a network connection and hands it to a program it starts (or runs what arrives on it), a remote shell on this machine for whoever is at the other end. If you need to reach another machine, use ssh with the user's keys, or ask the user.",
+			quote(c.String()), langNames[l]))
 	case fetchAndEval(l, text):
 		a.add(RuleInterpExec, categoryRemote, toolwall.Deny, fmt.Sprintf(
 			"%s was refused: the %s code downloads code from the network and executes it, unread. Download the code to a file, show it to the user for review, and run it only if they approve.",

@@ -27,7 +27,7 @@ func isShell(c *shell.Command) bool {
 // openssl s_client).
 func netPipe(c *shell.Command) bool {
 	switch rootName(c) {
-	case "nc", "socat", "ftp":
+	case "nc", "socat", "ftp", "socket":
 		return true
 	case "openssl":
 		return c.Inv.Sub("s_client")
@@ -53,9 +53,12 @@ func (a *analyzer) reverseShell(c *shell.Command) string {
 			return "it connects a shell's input and output to " + t + ", handing a command line on this machine to whoever listens there"
 		}
 	}
+	if src := a.fdShell(c); src != nil {
+		return "it connects the input or output of " + shellWhat(c) + " to a descriptor that " + src.Name + " opened on the network, handing a command line on this machine to whoever is at the other end"
+	}
 	v := c.Inv
 	switch rootName(c) {
-	case "nc":
+	case "nc", "socket":
 		for _, o := range v.Opts {
 			switch o.Name {
 			case "exec", "lua-exec":
@@ -125,6 +128,39 @@ func (a *analyzer) childRunsCode(c *shell.Command) bool {
 func (a *analyzer) revshell(c *shell.Command) {
 	if why := a.reverseShell(c); why != "" {
 		a.r.Tag(toolwall.TagEgress, "", "remote shell")
-		a.add("remote.reverse-shell", "remote-code", toolwall.Deny, "`"+c.String()+"` was refused: "+why+". If you need to reach another machine, use ssh with the user's keys, or ask the user.")
+		a.add(RuleReverseShell, categoryRemote, toolwall.Deny, "`"+c.String()+"` was refused: "+why+". If you need to reach another machine, use ssh with the user's keys, or ask the user.")
 	}
+}
+
+// fdShell returns the command that opened a network connection on a
+// descriptor c reads or writes (exec 5<>/dev/tcp/h/p; … $line >&5;
+// ztcp h p; zsh >&$REPLY) when c is a shell, an interpreter, a program
+// toolwall does not know or a command named at run time: what it runs
+// or prints goes to the other end. It returns nil otherwise.
+func (a *analyzer) fdShell(c *shell.Command) *shell.Command {
+	if len(a.fdNet) == 0 || c.Name != "" && c.Inv.Program() != nil && !runsCode(c.Name) {
+		return nil
+	}
+	for _, r := range c.Redirects {
+		if r.Op != ">&" && r.Op != "<&" {
+			continue
+		}
+		key := r.Target.Value
+		if r.Target.Dynamic {
+			key = r.Target.Raw
+		}
+		if src, ok := a.fdNet[key]; ok && (src.Name == "exec" || rootName(src) == "ztcp") {
+			return src
+		}
+	}
+	return nil
+}
+
+// shellWhat names c for a reason: its name, or "a command named at run
+// time".
+func shellWhat(c *shell.Command) string {
+	if c.Name == "" {
+		return "a command named at run time"
+	}
+	return c.Name
 }

@@ -146,6 +146,31 @@ func ShellStartup(rel string) bool {
 	return false
 }
 
+// PowerShell profile directories under a home (lower case): Documents
+// for PowerShell 7 and Windows PowerShell 5.1 (also under a OneDrive
+// that redirects Documents), ~/.config for PowerShell on Linux and
+// macOS.
+var pwshProfileDirs = [...]string{"documents/powershell", "documents/windowspowershell",
+	"onedrive/documents/powershell", "onedrive/documents/windowspowershell", ".config/powershell"}
+
+// PowerShellProfile reports whether rel, a path relative to a home
+// directory (lower case), is a PowerShell profile ($PROFILE and its
+// CurrentUserAllHosts, Microsoft.VSCode_profile.ps1, …): a script every
+// new PowerShell session runs (about_Profiles).
+func PowerShellProfile(rel string) bool {
+	dir, base := path.Split(rel)
+	if !strings.HasSuffix(base, "profile.ps1") {
+		return false
+	}
+	dir = strings.TrimSuffix(dir, "/")
+	for _, d := range pwshProfileDirs {
+		if dir == d {
+			return true
+		}
+	}
+	return false
+}
+
 // homeSensitive are directories and files under a home, lower case, whose
 // change runs code later.
 var homeSensitive = []struct{ rel, why string }{
@@ -188,7 +213,7 @@ func Shadowing(name string) bool {
 //     system-wide shell profiles, /etc/security, /boot and /efi, raw disk
 //     and memory devices;
 //   - Sensitive: shell rc and profile files in a home (.bash_aliases and
-//     .pam_environment included), editor and tmux startup files, pip's
+//     .pam_environment included), PowerShell profiles, editor and tmux startup files, pip's
 //     configuration, anything inside .git of any repository (hooks,
 //     config, refs, objects, a submodule's under .git/modules) but
 //     info/exclude, a .git file, Claude Code's settings and hook scripts
@@ -261,6 +286,9 @@ func Write(p, home, project string) Writing {
 		rel := strings.TrimPrefix(lp, lhome+"/")
 		if ShellStartup(rel) {
 			return sensitive("is a shell startup file: it runs in every new shell")
+		}
+		if PowerShellProfile(rel) {
+			return sensitive("is a PowerShell profile: it runs in every new PowerShell session")
 		}
 		for _, x := range homeSensitive {
 			if rel == strings.TrimSuffix(x.rel, "/") || strings.HasSuffix(x.rel, "/") && strings.HasPrefix(rel, x.rel) {

@@ -19,6 +19,14 @@ type cmdlet struct {
 	// piped are the words added when the cmdlet reads the pipe
 	// (Invoke-WebRequest sends it as the body: curl -d @-).
 	piped []string
+	// emits says what the cmdlet writes to the pipeline, when a later
+	// cmdlet can take it as its operands: "children" (the entries under
+	// its path operands, or under the working directory; every entry
+	// below with its -Recurse).
+	emits string
+	// input names the parameter the pipeline's items bind to when it is
+	// not given (Remove-Item's -Path): the items become the operands.
+	input string
 }
 
 // param is one parameter of a cmdlet.
@@ -80,6 +88,16 @@ func load(text string) (map[string]*cmdlet, error) {
 				return nil, fail("piped outside a cmdlet or empty")
 			}
 			cur.piped = f[1:]
+		case "emits":
+			if cur == nil || len(f) != 2 || f[1] != "children" {
+				return nil, fail("emits outside a cmdlet or not \"children\"")
+			}
+			cur.emits = f[1]
+		case "input":
+			if cur == nil || len(f) != 2 {
+				return nil, fail("input outside a cmdlet or without a parameter")
+			}
+			cur.input = strings.ToLower(f[1])
 		case "param", "switch", "code", "run", "args":
 			if cur == nil || len(f) < 2 {
 				return nil, fail("parameter outside a cmdlet")

@@ -16,8 +16,13 @@
 // ForEach-Object. What it knows of cmdlets is data (cmdlets.txt): a
 // cmdlet with a counterpart in the program catalog is read as it
 // (Remove-Item -Recurse -Force as rm -r -f, Invoke-WebRequest as curl,
-// Get-Content as cat, Out-File as tee, Invoke-Expression of a pipe as
-// sh); the .NET calls that download, upload, read, write or delete
+// Get-Content as cat, Out-File as tee, Compress-Archive as zip -r,
+// Invoke-Expression of a pipe as sh); a cmdlet that takes its path from
+// the pipeline is given what the previous element writes there
+// (Get-ChildItem ~ | Remove-Item -Recurse as rm -r ~/*; items only known
+// at run time as xargs would pass them); code in an expandable string
+// whose variables are known is read with them expanded (pwsh -Command
+// "Get-ChildItem $HOME | …"); the .NET calls that download, upload, read, write or delete
 // (WebClient.DownloadString, [IO.File]::Delete, …) are read as the
 // programs that do the same; other cmdlets keep their own lower-cased
 // name and their parameters for the windows analyzer.

@@ -27,6 +27,21 @@ type tr struct {
 	depth              int
 	// feeds: the element being translated feeds a pipe.
 	feeds bool
+	// input is what the previous pipeline element writes to the pipe,
+	// for a cmdlet whose parameter takes the pipeline's items; nil at
+	// the head of a pipeline.
+	input *items
+}
+
+// items are the objects one pipeline element writes to the next.
+type items struct {
+	// words are bash words for them (a glob under a directory), when
+	// known.
+	words []string
+	// recursive: they are every entry below, not only the children.
+	recursive bool
+	// known is false when what flows is only known at run time.
+	known bool
 }
 
 const maxCode = 8 // nesting of code in strings (iex, -Command, -EncodedCommand)
@@ -68,8 +83,13 @@ func (t *tr) pipeline(pl *pipeline) string {
 	var parts []string
 	for i, e := range pl.elems {
 		t.feeds = i+1 < len(pl.elems)
+		t.input = nil
+		if i > 0 {
+			t.input = t.emitted(pl.elems[i-1])
+		}
 		parts = append(parts, t.elem(e, i > 0))
 	}
+	t.input = nil
 	out := strings.Join(parts, " | ")
 	if pl.background {
 		out = "{ " + out + "; } &"
@@ -333,6 +353,29 @@ func (t *tr) cmdlet(c *cmdlet, e *elem, piped bool) string {
 	if piped && !bodied {
 		argv = append(argv, c.piped...)
 	}
+	fromPipe := piped && c.input != "" && t.input != nil && b.splat == nil
+	for i := range c.params {
+		p := &c.params[i]
+		if fromPipe && p.names[0] == c.input && len(b.values[p]) > 0 {
+			fromPipe = false // the parameter is given: the pipe is not read for it
+		}
+	}
+	xargs := false
+	if fromPipe {
+		for i := range c.params {
+			p := &c.params[i]
+			switch {
+			case p.kind == "switch" && p.names[0] == "recurse" && t.input.recursive && !b.on[p]:
+				// every entry below is fed to it: the cmdlet reaches the
+				// whole tree, as with its own -Recurse
+				argv = append(argv, p.tmpl)
+			case p.names[0] == c.input && t.input.known:
+				operands = append(operands, t.input.words...)
+			case p.names[0] == c.input:
+				xargs = true
+			}
+		}
+	}
 	for i := range c.params {
 		p := &c.params[i]
 		switch {
@@ -354,6 +397,10 @@ func (t *tr) cmdlet(c *cmdlet, e *elem, piped bool) string {
 		}
 	}
 	cmd := m + strings.Join(argv, " ")
+	if xargs {
+		// items only known at run time: what xargs would pass
+		cmd = m + "xargs " + strings.Join(argv, " ")
+	}
 	if len(operands) > 0 {
 		cmd += " -- " + strings.Join(operands, " ")
 	}
@@ -438,7 +485,7 @@ func (t *tr) code(v *value, m string) string {
 	case vBlock:
 		return "( " + t.stmts(v.stmts) + "\n)"
 	case vWord:
-		if lit, ok := v.literal(); ok {
+		if lit, ok := t.expanded(v); ok {
 			return t.source(lit)
 		}
 	}
@@ -600,7 +647,7 @@ func (t *tr) codeArgs(m string, args []*arg) string {
 			if v.kind == vBlock {
 				return t.code(v, m)
 			}
-			lit, ok := v.literal()
+			lit, ok := t.expanded(v)
 			if !ok {
 				w, sides := t.value(v, false)
 				return group(append(sides, m+"eval "+w))
@@ -834,4 +881,63 @@ func (t *tr) path(s string) string {
 		q = place + q[len(place):]
 	}
 	return q
+}
+
+// emitted says what pipeline element e writes to the pipe: for a cmdlet
+// that emits the children of its paths (Get-ChildItem), a glob under
+// each path (its Filter or Include narrowing it), recursive with its
+// Recurse switch; otherwise items only known at run time.
+func (t *tr) emitted(e *elem) *items {
+	if e.name == nil {
+		return &items{}
+	}
+	name, ok := e.name.literal()
+	if !ok {
+		return &items{}
+	}
+	tab, _ := cmdlets()
+	c, ok := tab[strings.ToLower(name)]
+	if !ok || c.emits != "children" {
+		return &items{}
+	}
+	b, ok := bind(c, e.args)
+	if !ok || b.splat != nil {
+		return &items{}
+	}
+	out := &items{known: true}
+	glob := "*"
+	var dirs []string
+	for i := range c.params {
+		p := &c.params[i]
+		switch {
+		case p.kind == "switch" && p.names[0] == "recurse":
+			out.recursive = b.on[p]
+		case p.kind == "param" && p.tmpl == "@":
+			for _, v := range b.values[p] {
+				w, sides := t.render(v, p.path, false)
+				if len(sides) > 0 {
+					return &items{}
+				}
+				dirs = append(dirs, w)
+			}
+		case p.kind == "param" && (p.names[0] == "filter" || p.names[0] == "include") && len(b.values[p]) == 1:
+			if lit, ok := b.values[p][0].literal(); ok && lit != "" {
+				glob = globQuote(lit)
+			} else {
+				glob = dynamic(p.names[0])
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		dirs = []string{"."}
+	}
+	if glob != "*" {
+		// narrowed to the entries that match, at whatever depth: those
+		// entries, not the trees under the paths
+		out.recursive = false
+	}
+	for _, d := range dirs {
+		out.words = append(out.words, d+"/"+glob)
+	}
+	return out
 }

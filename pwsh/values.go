@@ -299,3 +299,33 @@ func globQuote(s string) string {
 	}
 	return b.String()
 }
+
+// expanded is the text of a string whose variables all have known
+// values, as PowerShell expands them before the code the string holds
+// runs (pwsh -Command "Get-ChildItem $HOME | …"): a value with blanks
+// or quotes is quoted for the code it lands in. ok is false when a part
+// is only known at run time.
+func (t *tr) expanded(v *value) (string, bool) {
+	if v == nil || v.kind != vWord {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range v.parts {
+		switch {
+		case p.group != nil:
+			return "", false
+		case p.varb != "":
+			val, ok := t.known(p.varb)
+			if !ok {
+				return "", false
+			}
+			if strings.ContainsAny(val, " \t'\"$`;|&(){},") {
+				val = "'" + strings.ReplaceAll(val, "'", "''") + "'"
+			}
+			b.WriteString(val)
+		default:
+			b.WriteString(p.lit)
+		}
+	}
+	return b.String(), true
+}

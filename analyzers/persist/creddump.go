@@ -149,7 +149,7 @@ func browserStoreName(b string) bool {
 
 // browserDirs are path components that mark a browser profile (lower
 // case).
-var browserDirs = [...]string{"google-chrome", "chromium", "/google/chrome", "bravesoftware", "microsoft-edge", "microsoft edge",
+var browserDirs = [...]string{"google-chrome", "chromium", "/google/chrome", "bravesoftware", "microsoft-edge", "microsoft edge", "/microsoft/edge",
 	".mozilla/firefox", "firefox/profiles", "com.apple.safari", "opera", "vivaldi", "librewolf", "/arc/user data"}
 
 // browserStore reports whether p (lower case) names a browser store: its
@@ -194,7 +194,7 @@ func archiver(root string) bool {
 // browserProfile reports a path inside a Chrome-family or Firefox
 // profile tree (the tree itself included).
 func browserProfile(p string) bool {
-	for _, d := range [...]string{".mozilla/firefox", "firefox/profiles", "google-chrome", "/google/chrome", "chromium", "bravesoftware", "microsoft-edge", "microsoft edge"} {
+	for _, d := range [...]string{".mozilla/firefox", "firefox/profiles", "google-chrome", "/google/chrome", "chromium", "bravesoftware", "microsoft-edge", "microsoft edge", "/microsoft/edge"} {
 		if strings.Contains(p, d) {
 			return true
 		}

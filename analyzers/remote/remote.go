@@ -57,6 +57,14 @@ func run(ctx context.Context, in *analysis.Input, r *analysis.Report) {
 		a.command(i, c)
 	}
 	a.downloadExec()
+	if in.Call.Tool == toolwall.ToolPowerShell {
+		// A PowerShell call is read into commands; the program it is
+		// also answers to the remote-shell facts of its language, as
+		// pwsh -Command's text does.
+		if src, ok := in.Call.Field("command"); ok && a.codeShell(nil, langPwsh, src) {
+			a.codeShellFinding(src, langPwsh)
+		}
+	}
 }
 
 // analyzer is the state of one run.
@@ -470,10 +478,7 @@ func (a *analyzer) interpreter(i int, c *shell.Command, p program) {
 func (a *analyzer) code(c *shell.Command, l lang, text string) {
 	switch {
 	case a.codeShell(c, l, text):
-		a.r.Tag(toolwall.TagEgress, "", "remote shell")
-		a.add(RuleReverseShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
-			"%s was refused: its %s code opens a network connection and hands it to a program it starts (or runs what arrives on it), a remote shell on this machine for whoever is at the other end. If you need to reach another machine, use ssh with the user's keys, or ask the user.",
-			quote(c.String()), langNames[l]))
+		a.codeShellFinding(c.String(), l)
 	case fetchAndEval(l, text):
 		a.add(RuleInterpExec, categoryRemote, toolwall.Deny, fmt.Sprintf(
 			"%s was refused: the %s code downloads code from the network and executes it, unread. Download the code to a file, show it to the user for review, and run it only if they approve.",
@@ -489,6 +494,15 @@ func (a *analyzer) code(c *shell.Command, l lang, text string) {
 	if d, ok := recursiveDelete(l, text, a.in.Call.Home); ok {
 		a.recursiveDelete(c, l, d)
 	}
+}
+
+// codeShellFinding reports program text of language l that is a
+// remote shell; what is the command shown back.
+func (a *analyzer) codeShellFinding(what string, l lang) {
+	a.r.Tag(toolwall.TagEgress, "", "remote shell")
+	a.add(RuleReverseShell, categoryRemote, toolwall.Deny, fmt.Sprintf(
+		"%s was refused: its %s code opens a network connection and hands it to a program it starts (or runs what arrives on it), a remote shell on this machine for whoever is at the other end. If you need to reach another machine, use ssh with the user's keys, or ask the user.",
+		quote(what), langNames[l]))
 }
 
 // recursiveDelete judges a tree deleted by one-liner code the way `rm -rf

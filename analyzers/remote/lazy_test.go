@@ -11,6 +11,13 @@ func TestPatternsCompile(t *testing.T) {
 			}
 		}
 	}
+	for l, f := range shellFactRE {
+		for _, re := range []*lazyRE{f.connects, f.receives, f.handoff, f.spawns} {
+			if re.get() == nil {
+				t.Errorf("language %v: fact %q did not compile", l, re.src)
+			}
+		}
+	}
 	for _, re := range []*lazyRE{nodeNeedsRecursive, rootArgRE, homeArgRE, rimrafRE, escapeRE, wrapCallRE, awkSystemRE} {
 		if re.get() == nil {
 			t.Errorf("pattern %q did not compile", re.src)

@@ -76,7 +76,7 @@ var shellFacts = map[lang]netFacts{
 		spawns:   []string{`(?i)\b(exec|system|shell_exec|passthru|popen|proc_open|pcntl_exec)\s*\(`, "`", `(?i)\beval\s*\(`},
 	},
 	langLua: {
-		connects: []string{`\bsocket\.(tcp|udp|connect|bind)\b`, `:connect\s*\(`},
+		connects: []string{`\bsocket\.(tcp|udp|connect|bind)\b`, `:connect\s*\(`, `\brequire\s*\(?\s*["']socket["']\s*\)?\s*\.\s*(tcp|udp|connect|bind)\b`},
 		receives: []string{`:receive\s*\(`},
 		handoff:  []string{fdRedirect},
 		spawns:   []string{`\bos\.execute\b`, `\bio\.popen\b`, `\bloadstring\b`, `\bload\s*\(`},

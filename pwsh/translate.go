@@ -886,7 +886,8 @@ func (t *tr) path(s string) string {
 // emitted says what pipeline element e writes to the pipe: for a cmdlet
 // that emits the children of its paths (Get-ChildItem), a glob under
 // each path (its Filter or Include narrowing it), recursive with its
-// Recurse switch; otherwise items only known at run time.
+// Recurse switch; for one that emits the items its paths name
+// (Get-Item), those paths; otherwise items only known at run time.
 func (t *tr) emitted(e *elem) *items {
 	if e.name == nil {
 		return &items{}
@@ -897,7 +898,7 @@ func (t *tr) emitted(e *elem) *items {
 	}
 	tab, _ := cmdlets()
 	c, ok := tab[strings.ToLower(name)]
-	if !ok || c.emits != "children" {
+	if !ok || c.emits == "" {
 		return &items{}
 	}
 	b, ok := bind(c, e.args)
@@ -914,7 +915,7 @@ func (t *tr) emitted(e *elem) *items {
 			out.recursive = b.on[p]
 		case p.kind == "param" && p.tmpl == "@":
 			for _, v := range b.values[p] {
-				w, sides := t.render(v, p.path, false)
+				w, sides := t.render(v, p.path, p.path && !p.literal)
 				if len(sides) > 0 {
 					return &items{}
 				}
@@ -930,6 +931,10 @@ func (t *tr) emitted(e *elem) *items {
 	}
 	if len(dirs) == 0 {
 		dirs = []string{"."}
+	}
+	if c.emits == "items" {
+		out.words, out.recursive = dirs, false
+		return out
 	}
 	if glob != "*" {
 		// narrowed to the entries that match, at whatever depth: those

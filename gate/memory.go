@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/chain"
 	"github.com/toolwall/toolwall/paths"
+	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/session"
 	"github.com/toolwall/toolwall/shell"
 )
@@ -251,7 +253,7 @@ func (g *Gate) markScripts(ctx context.Context, call toolwall.Call, script *shel
 			return effects
 		}
 		for i := range effects {
-			if effects[i].Tag == toolwall.TagWriteScript && effects[i].Detail == "" && g.destructive(ctx, call, content) {
+			if effects[i].Tag == toolwall.TagWriteScript && effects[i].Detail == "" && g.destructive(ctx, call, runText(effects[i].Path, content)) {
 				effects[i].Detail = "destructive"
 			}
 		}
@@ -266,11 +268,13 @@ func (g *Gate) markScripts(ctx context.Context, call toolwall.Call, script *shel
 			continue
 		}
 		body := writtenText(c)
-		if body == "" || !g.destructive(ctx, call, body) {
+		if body == "" {
 			continue
 		}
 		for _, t := range targets {
-			effects = append(effects, toolwall.Effect{Tag: toolwall.TagWriteScript, Path: t, Detail: "destructive"})
+			if g.destructive(ctx, call, runText(t, body)) {
+				effects = append(effects, toolwall.Effect{Tag: toolwall.TagWriteScript, Path: t, Detail: "destructive"})
+			}
 		}
 	}
 	return effects
@@ -333,6 +337,38 @@ func writtenText(c *shell.Command) string {
 
 // destructive reports whether body, run as a shell command in call's
 // places, would be stopped by the single-call analysis.
+// runText is the Bash text that runs body as the file p would run: a
+// program of another language (by its #! line, else by the extension
+// its interpreter's catalog entry lists) is fed to that interpreter on
+// a heredoc, so it is judged as the program it is (a Python reverse
+// shell, an rmtree of the home) rather than read as shell text; shell
+// scripts and files of no known language are the body itself.
+func runText(p, body string) string {
+	var prog *programs.Program
+	if first, _, _ := strings.Cut(body, "\n"); strings.HasPrefix(first, "#!") {
+		f := strings.Fields(strings.TrimPrefix(first, "#!"))
+		if len(f) > 1 && path.Base(f[0]) == "env" {
+			f = f[1:]
+			for len(f) > 1 && strings.HasPrefix(f[0], "-") {
+				f = f[1:] // env -S, env -i
+			}
+		}
+		if len(f) > 0 {
+			prog = programs.Lookup(path.Base(f[0]))
+		}
+	} else {
+		prog = programs.ForFile(p)
+	}
+	if prog == nil || prog.Lang == "" || prog.Lang == "sh" {
+		return body
+	}
+	delim := "TOOLWALL_BODY"
+	for strings.Contains(body, delim) {
+		delim += "_"
+	}
+	return prog.Name + " <<'" + delim + "'\n" + body + "\n" + delim
+}
+
 func (g *Gate) destructive(ctx context.Context, call toolwall.Call, body string) bool {
 	run := toolwall.NewBashCall(body)
 	run.Cwd, run.Project, run.Home, run.Context = call.Cwd, call.Project, call.Home, call.Context

@@ -107,6 +107,8 @@
 //	                       path stand for a sub defined before
 //	lang LANG              the language of code and script operands
 //	                       (python, node, perl, ruby, php, lua, sh, awk)
+//	ext .X…                the extensions of script files it runs (.py),
+//	                       looked up by [ForFile]
 //	grammar NAME           arguments follow a grammar of their own, read
 //	                       by Go code in this package: find (an
 //	                       expression), dd (key=value), tar (a first word

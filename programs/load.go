@@ -3,6 +3,7 @@ package programs
 import (
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 type Catalog struct {
 	srcs  []source
 	index map[string]loc // name → where its entry is
+	exts  map[string]loc // file extension (".py") → the entry that runs such files
 
 	mu     sync.Mutex
 	parsed map[loc]*Program
@@ -69,10 +71,10 @@ func openFS(fsys fs.FS, dir string) (*Catalog, error) {
 // index indexes the entry names of srcs: one pass over each file's lines,
 // an entry starting at a line that starts with "program ".
 func index(srcs []source) *Catalog {
-	c := &Catalog{srcs: srcs, index: make(map[string]loc, 2048), parsed: map[loc]*Program{}}
+	c := &Catalog{srcs: srcs, index: make(map[string]loc, 2048), exts: map[string]loc{}, parsed: map[loc]*Program{}}
 	for i, src := range c.srcs {
 		text := src.text
-		var names []string // the names of the entry being read
+		var names, exts []string // the names and file extensions of the entry being read
 		start := -1
 		flush := func(end int) {
 			l := loc{src: i, start: start, end: end}
@@ -81,6 +83,12 @@ func index(srcs []source) *Catalog {
 					c.index[nm] = l
 				}
 			}
+			for _, x := range exts {
+				if _, dup := c.exts[x]; !dup {
+					c.exts[x] = l
+				}
+			}
+			exts = nil
 		}
 		for off := 0; off < len(text); {
 			nl := strings.IndexByte(text[off:], '\n')
@@ -93,6 +101,8 @@ func index(srcs []source) *Catalog {
 					flush(off)
 				}
 				start, names = off, strings.Fields(line)[1:]
+			} else if t := strings.TrimSpace(line); start >= 0 && strings.HasPrefix(t, "ext ") {
+				exts = append(exts, strings.Fields(t)[1:]...)
 			}
 			if nl < 0 {
 				break
@@ -129,12 +139,36 @@ func (c *Catalog) Lookup(name string) *Program {
 	return nil
 }
 
+// ForFile returns the entry of the program that runs a file named name
+// by its extension (r.py: python), from the entries' ext lines; nil
+// when none does. The extension is matched without regard to case.
+func (c *Catalog) ForFile(name string) *Program {
+	x := strings.ToLower(path.Ext(name))
+	if x == "" {
+		return nil
+	}
+	l, ok := c.exts[x]
+	if !ok {
+		return nil
+	}
+	return c.at(l)
+}
+
+// ForFile returns the program that runs a file by its extension in the
+// builtin catalog; see [Catalog.ForFile].
+func ForFile(name string) *Program { return Builtin().ForFile(name) }
+
 // get returns the entry indexed under name, reading it on first use.
 func (c *Catalog) get(name string) *Program {
 	l, ok := c.index[name]
 	if !ok {
 		return nil
 	}
+	return c.at(l)
+}
+
+// at returns the entry at l, reading it on first use.
+func (c *Catalog) at(l loc) *Program {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p, ok := c.parsed[l]; ok {
@@ -296,6 +330,13 @@ func parseEntries(file, text string, first int) ([]*Program, error) {
 			}
 		case "lang":
 			cur.Lang = rest
+		case "ext":
+			for _, x := range strings.Fields(rest) {
+				if !strings.HasPrefix(x, ".") {
+					return nil, fail("an extension starts with a dot: %q", x)
+				}
+				cur.Exts = append(cur.Exts, x)
+			}
 		case "grammar":
 			if grammarOf(rest) == nil {
 				return nil, fail("unknown grammar %q", rest)

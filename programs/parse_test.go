@@ -166,3 +166,20 @@ func FuzzParse(f *testing.F) {
 		_ = p.Render(argv)
 	})
 }
+
+// TestForFile checks the program that runs a file by its extension.
+func TestForFile(t *testing.T) {
+	for file, want := range map[string]string{
+		"/tmp/r.py": "python", "x.JS": "node", "a.pl": "perl", "b.rb": "ruby", "i.php": "php",
+		"s.lua": "lua", "t.tcl": "tclsh", "p.ps1": "pwsh", "j.jl": "julia", "run.sh": "bash",
+		"README.md": "", "Makefile": "",
+	} {
+		got := ""
+		if p := programs.ForFile(file); p != nil {
+			got = p.Name
+		}
+		if got != want {
+			t.Errorf("ForFile(%q) = %q, want %q", file, got, want)
+		}
+	}
+}

@@ -147,6 +147,9 @@ type Program struct {
 	PrintsIf []Cond
 	// Lang is the language of its Code, Exec and stdin operands.
 	Lang string
+	// Exts are the file extensions of the scripts it runs (".py"), for
+	// a file run by its name or judged before it runs.
+	Exts []string
 	// Grammar names Go code that reads its arguments ("find", "dd", "tar").
 	Grammar string
 	// Options, in catalog order.

@@ -11,6 +11,7 @@ import (
 	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/places"
+	"github.com/toolwall/toolwall/programs"
 )
 
 // Rule ids reported by [Analyzer].
@@ -229,8 +230,12 @@ func read(r *analysis.Report, p string) {
 	}
 }
 
-// scriptExts are the extensions of files written to be run.
-var scriptExts = map[string]bool{".sh": true, ".bash": true, ".zsh": true, ".py": true, ".pl": true, ".rb": true}
+// script reports a file written to be run: its extension is one an
+// interpreter's catalog entry lists (.sh, .py, .js, .rb, .ps1, …).
+func script(p string) bool {
+	prog := programs.ForFile(p)
+	return prog != nil && prog.Lang != ""
+}
 
 // write judges a Write, Edit, MultiEdit or NotebookEdit of p.
 func write(r *analysis.Report, tool, p string, ti input, home, project string) {
@@ -255,7 +260,7 @@ func write(r *analysis.Report, tool, p string, ti input, home, project string) {
 	case !paths.Under(p, project):
 		r.Tag(toolwall.TagStage, p, "")
 	}
-	if scriptExts[strings.ToLower(path.Ext(p))] || tool == toolwall.ToolWrite && strings.HasPrefix(ti.content, "#!") {
+	if script(p) || tool == toolwall.ToolWrite && strings.HasPrefix(ti.content, "#!") {
 		r.Tag(toolwall.TagWriteScript, p, "")
 	}
 }

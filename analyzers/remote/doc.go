@@ -60,13 +60,15 @@
 //     runs a known program that reads no code, nc -l -e /bin/cat, is not
 //     one); socket(1)'s -p; a shell, an interpreter or a command named
 //     at run time reading or writing a descriptor that exec opened on
-//     /dev/tcp or zsh's ztcp left in $REPLY; and a program of any
+//     /dev/tcp or zsh's ztcp left in $REPLY; a terminal emulator on
+//     another host's X display (xterm -display h:1); and a program of any
 //     language (Python, Node.js, Perl, Ruby, PHP, Lua, Tcl, Julia,
 //     jrunscript, awk, PowerShell, Go run from a file this call wrote)
 //     that connects or listens, spawns, and either duplicates the
 //     connection onto what it spawns or runs what it receives, by the
 //     facts each language declares in netshell.go (a program that reads
-//     a socket and runs only fixed, known commands is not one).
+//     a socket and runs only fixed, known commands is not one); a
+//     PowerShell call's own text is held to the PowerShell facts.
 //   - fork-bomb: one-liner code that forks in an endless loop (perl
 //     'fork while fork', python 'while True: os.fork()', ruby 'loop {
 //     fork }', php pcntl_fork in while(1)).

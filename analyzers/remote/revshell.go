@@ -56,6 +56,9 @@ func (a *analyzer) reverseShell(c *shell.Command) string {
 	if src := a.fdShell(c); src != nil {
 		return "it connects the input or output of " + shellWhat(c) + " to a descriptor that " + src.Name + " opened on the network, handing a command line on this machine to whoever is at the other end"
 	}
+	if d, ok := remoteDisplay(c); ok {
+		return "it opens a terminal with a shell on the X display " + d + " of another host, handing a command line on this machine to whoever sits at that display"
+	}
 	v := c.Inv
 	switch rootName(c) {
 	case "nc", "socket":
@@ -163,4 +166,28 @@ func shellWhat(c *shell.Command) string {
 		return "a command named at run time"
 	}
 	return c.Name
+}
+
+// remoteDisplay returns the X display of another host that a terminal
+// emulator (xterm -display h:1, DISPLAY=h:1 xterm) opens its shell on:
+// a display whose host part is neither empty, unix nor this machine.
+func remoteDisplay(c *shell.Command) (string, bool) {
+	if rootName(c) != "xterm" {
+		return "", false
+	}
+	d := ""
+	for _, w := range c.Inv.Values("display") {
+		d = w.Value
+	}
+	for _, as := range c.Assigns {
+		if v, ok := strings.CutPrefix(as, "DISPLAY="); ok && d == "" {
+			d = v
+		}
+	}
+	host, _, ok := strings.Cut(d, ":")
+	switch strings.ToLower(host) {
+	case "", "unix", "localhost", "127.0.0.1", "::1", "[::1]":
+		return "", false
+	}
+	return d, ok
 }

@@ -356,8 +356,8 @@ func (t *tr) cmdlet(c *cmdlet, e *elem, piped bool) string {
 	fromPipe := piped && c.input != "" && t.input != nil && b.splat == nil
 	for i := range c.params {
 		p := &c.params[i]
-		if fromPipe && p.names[0] == c.input && len(b.values[p]) > 0 {
-			fromPipe = false // the parameter is given: the pipe is not read for it
+		if fromPipe && (p.names[0] == c.input || p.names[0] == "literalpath") && len(b.values[p]) > 0 {
+			fromPipe = false // the path is given: the pipe is not read for it
 		}
 	}
 	xargs := false

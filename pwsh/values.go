@@ -107,7 +107,12 @@ func (t *tr) render(v *value, isPath, glob bool) (string, []string) {
 						}
 					}
 				}
-				if lit != "" {
+				switch {
+				case lit != "" && glob:
+					// -Path expands wildcards whatever the quoting:
+					// "$env:USERPROFILE\*" is every entry of the home
+					b.WriteString(globQuote(lit))
+				case lit != "":
 					b.WriteString(quote(lit))
 				}
 			}

@@ -21,7 +21,8 @@
 //
 // Rules, by id (deny unless noted):
 //
-//	rm.dangerous-target     recursive rm of /, home, another user's home, a system root or critical directory, or a glob reaching one;
+//	rm.dangerous-target     recursive rm of /, home, another user's home, a system root or critical directory (Windows' too:
+//	                        /Windows, /Program Files, /ProgramData in any case), or a glob reaching one;
 //	                        also rm of a pure glob over them without -r (rm -f /etc/*), and rsync --delete into them
 //	rm.no-preserve-root     any rm (or rimraf) with --no-preserve-root (also in root context)
 //	rm.catastrophic         root context only: recursive rm (or unfiltered find delete) of /, a bare glob, home or an ancestor

@@ -39,6 +39,14 @@ var CriticalDirs = []string{
 	"/usr/local/bin", "/usr/local/lib", "/usr/local/Cellar",
 }
 
+// WindowsRoots are Windows' system directories as the PowerShell reader
+// spells them (C:\Windows is /Windows), denied like a system root and
+// matched without regard to case, as Windows matches them. Treat the
+// list as read-only.
+var WindowsRoots = []string{
+	"/Windows", "/Windows/System32", "/Windows/SysWOW64", "/Program Files", "/Program Files (x86)", "/ProgramData",
+}
+
 // TempRoots are directories whose strict subtrees may be deleted freely
 // (outside the project and home). A glob over their contents (/tmp/*) is
 // allowed too; the directory itself is held for a human (other users' files
@@ -355,13 +363,19 @@ func (e *env) globReach(pattern string) (class, bool) {
 	return 0, false
 }
 
-// isSystem reports whether p is a system root or a critical dir.
+// isSystem reports whether p is a system root or a critical dir (of
+// Windows too).
 func isSystem(p string) bool {
 	for _, list := range [][]string{SystemRoots, CriticalDirs} {
 		for _, s := range list {
 			if p == s {
 				return true
 			}
+		}
+	}
+	for _, s := range WindowsRoots {
+		if strings.EqualFold(p, s) {
+			return true
 		}
 	}
 	return false
@@ -381,6 +395,11 @@ func (e *env) underSystem(p string) bool {
 	}
 	for _, s := range SystemRoots {
 		if under(p, s) {
+			return true
+		}
+	}
+	for _, s := range WindowsRoots {
+		if under(strings.ToLower(p), strings.ToLower(s)) {
 			return true
 		}
 	}

@@ -22,8 +22,9 @@ type cmdlet struct {
 	// emits says what the cmdlet writes to the pipeline, when a later
 	// cmdlet can take it as its operands: "children" (the entries under
 	// its path operands, or under the working directory; every entry
-	// below with its -Recurse) or "items" (the items its path operands
-	// name, Get-Item).
+	// below with its -Recurse), "items" (the items its path operands
+	// name, Get-Item) or "input" (some of the items it reads, passed on:
+	// Where-Object).
 	emits string
 	// input names the parameter the pipeline's items bind to when it is
 	// not given (Remove-Item's -Path): the items become the operands.
@@ -90,8 +91,8 @@ func load(text string) (map[string]*cmdlet, error) {
 			}
 			cur.piped = f[1:]
 		case "emits":
-			if cur == nil || len(f) != 2 || f[1] != "children" && f[1] != "items" {
-				return nil, fail("emits outside a cmdlet or not \"children\" or \"items\"")
+			if cur == nil || len(f) != 2 || f[1] != "children" && f[1] != "items" && f[1] != "input" {
+				return nil, fail("emits outside a cmdlet or not \"children\", \"items\" or \"input\"")
 			}
 			cur.emits = f[1]
 		case "input":

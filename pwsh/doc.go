@@ -19,8 +19,9 @@
 // Get-Content as cat, Out-File as tee, Compress-Archive as zip -r,
 // Invoke-Expression of a pipe as sh); a cmdlet that takes its path from
 // the pipeline is given what the previous element writes there
-// (Get-ChildItem ~ | Remove-Item -Recurse as rm -r ~/*; items only known
-// at run time as xargs would pass them); code in an expandable string
+// (Get-ChildItem ~ | Remove-Item -Recurse as rm -r ~/*; Where-Object
+// passes them on; $_ in a ForEach-Object block is each of them; items
+// only known at run time as xargs would pass them); code in an expandable string
 // whose variables are known is read with them expanded (pwsh -Command
 // "Get-ChildItem $HOME | …"); the .NET calls that download, upload, read, write or delete
 // (WebClient.DownloadString, [IO.File]::Delete, …) are read as the

@@ -31,6 +31,9 @@ type tr struct {
 	// for a cmdlet whose parameter takes the pipeline's items; nil at
 	// the head of a pipeline.
 	input *items
+	// item is what $_ and $PSItem stand for in the script block being
+	// translated (each item a ForEach-Object reads); nil elsewhere.
+	item *items
 }
 
 // items are the objects one pipeline element writes to the next.
@@ -81,13 +84,12 @@ func (t *tr) stmt(s *stmt) string {
 
 func (t *tr) pipeline(pl *pipeline) string {
 	var parts []string
+	var flow *items
 	for i, e := range pl.elems {
 		t.feeds = i+1 < len(pl.elems)
-		t.input = nil
-		if i > 0 {
-			t.input = t.emitted(pl.elems[i-1])
-		}
+		t.input = flow
 		parts = append(parts, t.elem(e, i > 0))
+		flow = t.emitted(e, flow)
 	}
 	t.input = nil
 	out := strings.Join(parts, " | ")
@@ -432,7 +434,12 @@ func (t *tr) special(c *cmdlet, b bound, e *elem, m string, piped bool) string {
 			continue
 		}
 		for _, v := range b.values[p] {
+			saved := t.item
+			if piped && t.input != nil && t.input.known {
+				t.item = t.input // $_ in the block is each item read
+			}
 			code := t.code(v, m)
+			t.item = saved
 			if remote != "" {
 				code = m + "ssh " + remote + " " + quote(code)
 			}
@@ -887,8 +894,9 @@ func (t *tr) path(s string) string {
 // that emits the children of its paths (Get-ChildItem), a glob under
 // each path (its Filter or Include narrowing it), recursive with its
 // Recurse switch; for one that emits the items its paths name
-// (Get-Item), those paths; otherwise items only known at run time.
-func (t *tr) emitted(e *elem) *items {
+// (Get-Item), those paths; for one that passes on what it reads
+// (Where-Object), in; otherwise items only known at run time.
+func (t *tr) emitted(e *elem, in *items) *items {
 	if e.name == nil {
 		return &items{}
 	}
@@ -900,6 +908,12 @@ func (t *tr) emitted(e *elem) *items {
 	c, ok := tab[strings.ToLower(name)]
 	if !ok || c.emits == "" {
 		return &items{}
+	}
+	if c.emits == "input" {
+		if in == nil {
+			return &items{}
+		}
+		return in
 	}
 	b, ok := bind(c, e.args)
 	if !ok || b.splat != nil {

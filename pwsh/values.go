@@ -86,6 +86,9 @@ func (t *tr) render(v *value, isPath, glob bool) (string, []string) {
 			}
 			return quote(lit), nil
 		}
+		if w, ok := t.itemWord(v); ok {
+			return w, nil
+		}
 		var b strings.Builder
 		for i, p := range v.parts {
 			switch {
@@ -333,4 +336,29 @@ func (t *tr) expanded(v *value) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// itemWord renders $_ or $PSItem, alone or as .FullName, .PSPath or
+// .FullPath, as the items they stand for in a ForEach-Object block fed
+// by a cmdlet whose items are known (Get-ChildItem ~ | % { rm $_ … }).
+func (t *tr) itemWord(v *value) (string, bool) {
+	if t.item == nil || !t.item.known || len(v.parts) != 1 || len(t.item.words) == 0 {
+		return "", false
+	}
+	switch strings.ToLower(v.parts[0].varb) {
+	case "_", "psitem":
+	default:
+		return "", false
+	}
+	for _, m := range v.args {
+		switch strings.ToLower(m.name) {
+		case "fullname", "pspath", "fullpath":
+		default:
+			return "", false
+		}
+		if len(m.args) > 0 {
+			return "", false
+		}
+	}
+	return strings.Join(t.item.words, " "), true
 }

@@ -13,7 +13,8 @@
 // and the bodies of powershell -Command / -EncodedCommand (base64 of
 // UTF-16LE text) / -File, cmd /c, Invoke-Expression, Invoke-Command
 // (-ComputerName: run on another host), Start-Job, Start-Process and
-// ForEach-Object. What it knows of cmdlets is data (cmdlets.txt): a
+// ForEach-Object (cmd /c with its %NAME% variables expanded where their
+// values are known, the others dynamic). What it knows of cmdlets is data (cmdlets.txt): a
 // cmdlet with a counterpart in the program catalog is read as it
 // (Remove-Item -Recurse -Force as rm -r -f, Invoke-WebRequest as curl,
 // Get-Content as cat, Out-File as tee, Compress-Archive as zip -r,

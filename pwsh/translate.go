@@ -729,6 +729,7 @@ func (t *tr) cmd(e *elem) string {
 // move, type, md and mkdir by what they do; anything else as the program
 // it names.
 func (t *tr) cmdBody(m, body string) string {
+	body = t.cmdVars(body)
 	var out strings.Builder
 	for _, piece := range splitCmd(body) {
 		if piece == "&" || piece == "&&" || piece == "||" || piece == "|" {
@@ -747,6 +748,8 @@ func (t *tr) cmdBody(m, body string) string {
 		for _, w := range f[1:] {
 			if strings.HasPrefix(w, "/") && len(w) <= 3 {
 				flags = append(flags, strings.ToLower(w))
+			} else if cmdVarRE(w) {
+				ops = append(ops, dynamic(w)) // %VAR% only known at run time
 			} else {
 				ops = append(ops, globQuote(t.path(w)))
 			}
@@ -791,6 +794,8 @@ func (t *tr) cmdBody(m, body string) string {
 			for _, w := range f[1:] {
 				if strings.HasPrefix(w, "/") && len(w) <= 3 {
 					words = append(words, quote(w))
+				} else if cmdVarRE(w) {
+					words = append(words, dynamic(w))
 				} else {
 					words = append(words, quote(t.path(w)))
 				}
@@ -959,4 +964,41 @@ func (t *tr) emitted(e *elem, in *items) *items {
 		out.words = append(out.words, d+"/"+glob)
 	}
 	return out
+}
+
+// cmdVars expands cmd.exe's %NAME% references whose values toolwall
+// knows (%USERPROFILE%, %APPDATA%, %TEMP%, …, as $env:NAME is); the
+// others stay for cmdVarRE.
+func (t *tr) cmdVars(body string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(body, '%')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(body[i+1:], '%')
+		if j < 0 {
+			break
+		}
+		name := body[i+1 : i+1+j]
+		if val, ok := t.known("env:" + name); ok && name != "" && !strings.ContainsAny(name, " \t") {
+			b.WriteString(body[:i] + val)
+			body = body[i+2+j:]
+			continue
+		}
+		b.WriteString(body[:i+1])
+		body = body[i+1:]
+	}
+	return b.String() + body
+}
+
+// cmdVarRE reports a word that still holds a %NAME% reference: its
+// value is only known at run time.
+func cmdVarRE(w string) bool {
+	i := strings.IndexByte(w, '%')
+	if i < 0 {
+		return false
+	}
+	j := strings.IndexByte(w[i+1:], '%')
+	return j > 0
 }

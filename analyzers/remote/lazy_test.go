@@ -11,7 +11,7 @@ func TestPatternsCompile(t *testing.T) {
 			}
 		}
 	}
-	for l, f := range shellFactRE {
+	for l, f := range shellFactRE() {
 		for _, re := range []*lazyRE{f.connects, f.receives, f.handoff, f.spawns} {
 			if re.get() == nil {
 				t.Errorf("language %v: fact %q did not compile", l, re.src)

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/toolwall/toolwall/shell"
 )
@@ -122,13 +123,15 @@ var shellFacts = map[lang]netFacts{
 // factRE holds the compiled facts of one language.
 type factRE struct{ connects, receives, handoff, spawns *lazyRE }
 
-var shellFactRE = func() map[lang]factRE {
+// shellFactRE compiles the facts on first use (the hook pays every
+// package's start-up on every call).
+var shellFactRE = sync.OnceValue(func() map[lang]factRE {
 	m := map[lang]factRE{}
 	for l, f := range shellFacts {
 		m[l] = factRE{alt(f.connects), alt(f.receives), alt(f.handoff), alt(f.spawns)}
 	}
 	return m
-}()
+})
 
 // alt joins patterns into one alternation, compiled on first use.
 func alt(ps []string) *lazyRE {
@@ -145,7 +148,7 @@ type shellCode struct {
 
 // readShellCode applies the facts of language l to code.
 func readShellCode(l lang, code string) (shellCode, bool) {
-	re, ok := shellFactRE[l]
+	re, ok := shellFactRE()[l]
 	if !ok || !re.connects.MatchString(code) {
 		return shellCode{}, false
 	}

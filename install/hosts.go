@@ -135,20 +135,6 @@ func clineDocuments(home string) []string {
 	return []string{docs, xdg}
 }
 
-// retired is a file an earlier install wrote and this one no longer
-// does: installing or uninstalling removes it if it is toolwall's own.
-type retired struct{ fileOp }
-
-func (r retired) install(Options, string) (bool, string, error) {
-	changed, _, err := r.fileOp.uninstall()
-	if changed {
-		return true, "removed (an earlier install's duplicate hook)", err
-	}
-	return false, "", err
-}
-
-func (r retired) find() []Hook { return nil }
-
 func plugin(path, name, src, comment string) op {
 	return fileOp{path: path, name: name, mode: 0o644, content: func(bin string) string {
 		q, _ := json.Marshal(bin)
@@ -251,7 +237,7 @@ var hosts = []host{
 				d := filepath.Join(docs, "Cline", "Hooks")
 				out = append(out, script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline"))
 			}
-			return append(out, retired{script(filepath.Join(o.Home, ".cline", "hooks", "PreToolUse.sh"), "cline").(fileOp)})
+			return append(out, retired{script(filepath.Join(o.Home, ".cline", "hooks", "PreToolUse.sh"), "cline").(fileOp), "an earlier install's duplicate hook (the Cline CLI reads ~/Documents/Cline/Hooks too, and ran toolwall twice per call)"})
 		},
 		note: "In the Cline extension, turn on Settings → Features → Enable Hooks. A refusal stops Cline's whole task, not only the call. On Windows Cline runs only PreToolUse.ps1, which toolwall does not write."},
 	{name: "windsurf", dirs: []string{".codeium/windsurf"}, programs: []string{"windsurf"},

@@ -161,8 +161,12 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 			gotCode = true
 		case programs.Exec:
 			gotCode = true
-			if text, ok := w.procText(word, cmd.Cwd); ok {
+			if text, ok := w.procText(word, cmd.Cwd); ok && word.Dynamic {
 				w.runChild(text, cmd, w.child(cmd, f, "stdin"))
+			} else if ok {
+				// a file the command wrote earlier: read as the program
+				// runs it
+				w.code(cmd, Word{Raw: text, Value: text, Prefix: text}, lang, f, false)
 			} else if !word.Dynamic && isStdinFile(word.Value) {
 				w.stdinCode(cmd, lang, f)
 			}

@@ -803,7 +803,8 @@ func (a *analyzer) urls(c *shell.Command) {
 	}
 }
 
-// codeURLs judges the URLs written in a one-liner that fetches
+// codeURLs judges the URLs written in a one-liner that fetches or
+// connects
 // (python -c "urllib.request.urlopen('http://…')", node -e
 // "fetch('http://…')", ruby -e, php -r, perl -e) as a command's URLs.
 func (a *analyzer) codeURLs(p program) {
@@ -811,7 +812,7 @@ func (a *analyzer) codeURLs(p program) {
 		return
 	}
 	code := p.codeText()
-	if !fetches(p.lang, code) {
+	if _, connects := readShellCode(p.lang, code); !fetches(p.lang, code) && !connects {
 		return
 	}
 	for _, u := range urlLiteral.get().FindAllString(code, 16) {

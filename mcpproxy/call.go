@@ -13,6 +13,7 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/host"
+	"github.com/toolwall/toolwall/mcpargs"
 )
 
 // judged is a tools/call as the engine sees it: the calls it maps to and
@@ -28,8 +29,8 @@ type judged struct {
 // read are refused.
 func (p *Proxy) judge(ctx context.Context, name string, args json.RawMessage) judged {
 	j := judged{id: audit.NewID()}
-	mapped, err := Extract(name, args, Places{Cwd: p.opts.Cwd, Home: p.opts.Home})
-	if _, _, top := toolwall.AmbiguousKey(args); top && errors.Is(err, ErrAmbiguousKey) {
+	mapped, err := mcpargs.Extract(name, args, mcpargs.Places{Cwd: p.opts.Cwd, Home: p.opts.Home})
+	if _, _, top := toolwall.AmbiguousKey(args); top && errors.Is(err, mcpargs.ErrAmbiguousKey) {
 		// The gate refuses such arguments itself (input.ambiguous-key)
 		// and counts the refusal in the session, as for a hook's call.
 		mapped, err = nil, nil

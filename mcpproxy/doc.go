@@ -7,7 +7,7 @@
 // principle 6): it decodes, calls the engine, encodes.
 //
 // A call to tool T of the server named N has the tool id "mcp:N/T" in
-// decisions and audit records. Its arguments are mapped by [Extract] onto
+// decisions and audit records. Its arguments are mapped by [mcpargs.Extract] onto
 // the calls the engine knows (a shell command is a Bash call, a path
 // written a Write, a path read a Read, a URL a WebFetch, a delete
 // "rm -rf -- PATH", a move "mv"), so they go through the same analysis

@@ -1,6 +1,7 @@
 package mcpproxy_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -154,6 +155,31 @@ type callCase struct {
 	Result     string          `json:"result"`
 	Structured map[string]any  `json:"structured"`
 	File       string          `json:"file"`
+}
+
+// readJSONL decodes every line of testdata/name into a new T.
+func readJSONL[T any](t testing.TB, name string) []T {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c T
+		dec := json.NewDecoder(strings.NewReader(sc.Text()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			t.Fatalf("%s: %v: %s", name, err, sc.Text())
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // TestCalls sends each call of testdata/calls.jsonl from a real MCP

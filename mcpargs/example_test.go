@@ -1,17 +1,17 @@
-package mcpproxy_test
+package mcpargs_test
 
 import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/toolwall/toolwall/mcpproxy"
+	"github.com/toolwall/toolwall/mcpargs"
 )
 
 // A filesystem server's move_file becomes the shell command the engine
 // judges, with both paths quoted.
 func ExampleExtract() {
-	calls, err := mcpproxy.Extract("move_file", json.RawMessage(`{"source":"notes.txt","destination":"~/.bashrc"}`),
-		mcpproxy.Places{Cwd: "/home/me/app", Home: "/home/me"})
+	calls, err := mcpargs.Extract("move_file", json.RawMessage(`{"source":"notes.txt","destination":"~/.bashrc"}`),
+		mcpargs.Places{Cwd: "/home/me/app", Home: "/home/me"})
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package mcpproxy
+package mcpargs
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package mcpproxy_test
+package mcpargs_test
 
 import (
 	"bufio"
@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/toolwall/toolwall"
-	"github.com/toolwall/toolwall/mcpproxy"
+	"github.com/toolwall/toolwall/mcpargs"
 )
 
 // readJSONL decodes every line of testdata/name into a new T.
@@ -59,15 +59,15 @@ func (c extractCase) args() json.RawMessage {
 	return c.Args
 }
 
-var places = mcpproxy.Places{Cwd: "/w", Home: "/home/u"}
+var places = mcpargs.Places{Cwd: "/w", Home: "/home/u"}
 
 // TestExtract checks how MCP tool arguments map onto toolwall's calls.
 func TestExtract(t *testing.T) {
 	for _, c := range readJSONL[extractCase](t, "extract.jsonl") {
 		t.Run(c.Name, func(t *testing.T) {
-			got, err := mcpproxy.Extract(c.Tool, c.args(), places)
+			got, err := mcpargs.Extract(c.Tool, c.args(), places)
 			if c.Error {
-				if !errors.Is(err, mcpproxy.ErrArguments) {
+				if !errors.Is(err, mcpargs.ErrArguments) {
 					t.Fatalf("error %v, want ErrArguments", err)
 				}
 				return
@@ -93,12 +93,12 @@ func TestExtract(t *testing.T) {
 // TestExtractLimits: nesting and size past the limits are refused, not
 // half-read.
 func TestExtractLimits(t *testing.T) {
-	deep := strings.Repeat(`{"a":`, mcpproxy.MaxDepth+2) + `"rm -rf ~"` + strings.Repeat(`}`, mcpproxy.MaxDepth+2)
-	if _, err := mcpproxy.Extract("run", json.RawMessage(deep), places); !errors.Is(err, mcpproxy.ErrArguments) {
+	deep := strings.Repeat(`{"a":`, mcpargs.MaxDepth+2) + `"rm -rf ~"` + strings.Repeat(`}`, mcpargs.MaxDepth+2)
+	if _, err := mcpargs.Extract("run", json.RawMessage(deep), places); !errors.Is(err, mcpargs.ErrArguments) {
 		t.Errorf("deep arguments: %v", err)
 	}
-	many := `{"a":[` + strings.Repeat(`"x",`, mcpproxy.MaxStrings) + `"x"]}`
-	if _, err := mcpproxy.Extract("run", json.RawMessage(many), places); !errors.Is(err, mcpproxy.ErrArguments) {
+	many := `{"a":[` + strings.Repeat(`"x",`, mcpargs.MaxStrings) + `"x"]}`
+	if _, err := mcpargs.Extract("run", json.RawMessage(many), places); !errors.Is(err, mcpargs.ErrArguments) {
 		t.Errorf("too many strings: %v", err)
 	}
 }
@@ -111,9 +111,9 @@ func FuzzExtract(f *testing.F) {
 	}
 	known := map[string]bool{toolwall.ToolBash: true, toolwall.ToolWrite: true, toolwall.ToolRead: true, toolwall.ToolWebFetch: true}
 	f.Fuzz(func(t *testing.T, tool, args string) {
-		calls, err := mcpproxy.Extract(tool, json.RawMessage(args), places)
+		calls, err := mcpargs.Extract(tool, json.RawMessage(args), places)
 		if err != nil {
-			if !errors.Is(err, mcpproxy.ErrArguments) {
+			if !errors.Is(err, mcpargs.ErrArguments) {
 				t.Fatalf("error %v does not match ErrArguments", err)
 			}
 			return
@@ -142,7 +142,7 @@ func BenchmarkExtract(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		c := calls[i%len(calls)]
-		if _, err := mcpproxy.Extract(c.tool, c.args, places); err != nil {
+		if _, err := mcpargs.Extract(c.tool, c.args, places); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package mcpproxy
+package mcpargs
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ const (
 // ErrArguments is matched by every error Extract returns: arguments that
 // are not a JSON object, name a key twice in one object, or exceed
 // MaxDepth or MaxStrings.
-var ErrArguments = errors.New("mcpproxy: arguments cannot be read")
+var ErrArguments = errors.New("mcpargs: arguments cannot be read")
 
 // ErrAmbiguousKey is matched by the error of arguments holding a key that
 // decoders read differently (toolwall.AmbiguousKey); it matches
@@ -168,8 +168,8 @@ func looksLikeURL(s string) bool {
 
 // Extract maps the arguments of a call to the MCP tool named tool onto
 // the tool calls toolwall judges, so that an MCP tool goes through the
-// same analysis as the built-in tools (DESIGN principle 6: the proxy
-// decodes, the engine decides):
+// same analysis as the built-in tools (the proxy and the hooks
+// decode, the engine decides):
 //
 //   - a shell command (an argument named command, cmd, script, …; an
 //     array of strings is argv, quoted word by word, and an "args" array
@@ -209,12 +209,12 @@ func looksLikeURL(s string) bool {
 // "." and spaces dropped ("Working_Directory", "ſcript" as Go's
 // encoding/json reads it). Relative paths are resolved against p.Cwd and
 // "~/" against p.Home. The same call is returned once. A call with none
-// of these arguments yields nothing: the proxy judges it under its own
+// of these arguments yields nothing: the caller judges it under its own
 // tool id, which no analyzer watches. Arguments that are not a JSON
 // object (empty means {}), name a key twice in one object (parsers
 // disagree on which value wins; JSON text inside a command tool's string
 // too), or exceed MaxDepth or MaxStrings (strings found inside strings
-// count), are an error matching ErrArguments; the proxy refuses the call.
+// count), are an error matching ErrArguments; the caller refuses the call.
 // Descriptions and annotations of the tool are never consulted.
 func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, error) {
 	var root any = map[string]any{}

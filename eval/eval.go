@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/host"
 )
 
 // Case is one tool call and the verdict expected of it, in the format of
@@ -275,9 +276,24 @@ func (r *Runner) Check(ctx context.Context, c Case) (bool, toolwall.Verdict) {
 		sh = r.Fresh()
 	}
 	for _, s := range c.History {
-		sh.RecordInvocation(ctx, c.call(s), true)
+		// An MCP tool's call ran as the calls its arguments map onto, as
+		// the hooks read it.
+		calls, _ := host.MCPCalls([]toolwall.Call{c.call(s)})
+		for _, call := range calls {
+			sh.RecordInvocation(ctx, call, true)
+		}
 	}
-	v := sh.Evaluate(ctx, c.Call())
+	var v toolwall.Verdict
+	calls, err := host.MCPCalls([]toolwall.Call{c.Call()})
+	if err != nil {
+		v, calls = toolwall.Refusal("hook", toolwall.RuleMalformed, host.MCPUnread(c.Tool, err)), nil
+	}
+	for i, call := range calls {
+		// The strictest verdict over the calls decides, as in the hooks.
+		if cv := sh.Evaluate(ctx, call); i == 0 || toolwall.Stricter(v.Action, cv.Action) != v.Action {
+			v = cv
+		}
+	}
 	ok := Matches(c.Expect, v.Action)
 	if ok && c.Rule != "" {
 		ok = slices.Contains(v.Rules(), c.Rule)

@@ -22,6 +22,12 @@
 // in shared/reference/agent-hosts.md; each adapter's doc.go names the
 // facts it relies on.
 //
+// An MCP tool's call (named mcp__server__tool whatever the host's own
+// spelling; see [MCPCall]) is judged as the MCP proxy judges it: its
+// arguments are mapped onto the calls toolwall knows by package mcpargs
+// (a command is a Bash call, a path written a Write, …) and judged
+// beside the MCP call itself; arguments that cannot be read are refused.
+//
 // Where a host runs on Windows, the call's paths (C:\Users\me\proj) are
 // read in the POSIX namespace the analyzers judge (/Users/me/proj; see
 // paths.FromWindows) and its shell commands as PowerShell.

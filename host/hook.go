@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/mcpargs"
 	"github.com/toolwall/toolwall/paths"
 )
 
@@ -174,11 +175,14 @@ func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwa
 		return h.refuse(fmt.Sprintf("The %s hook payload cannot be read (%v), so toolwall cannot tell what the tool call would do; it is refused.", h.Adapter.Name(), err))
 	}
 	event, shape = req.Event, req.Shape
-	calls := h.calls(req)
+	calls, unread := MCPCalls(h.calls(req))
 	switch req.Event {
 	case PreToolUse:
 		if len(calls) == 0 || calls[0].Tool == "" {
 			return h.refuse(fmt.Sprintf("The %s payload names no tool, so toolwall cannot check the call; it is refused.", h.Adapter.Name()))
+		}
+		if unread != nil {
+			return h.refuse(MCPUnread(req.Tool, unread))
 		}
 		id := ""
 		for _, call := range calls {
@@ -278,6 +282,62 @@ func (h *Hook) calls(req Request) []toolwall.Call {
 		out = append(out, c)
 	}
 	return out
+}
+
+// MCPCalls returns calls with, after each MCP call (see MCPCall), the
+// calls its arguments map onto (package mcpargs: a command is a Bash
+// call, a path written a Write, …), in the MCP call's places, so that
+// they meet the analysis the host's own tools meet; the MCP call itself
+// stays, for the rules and scopes that name MCP tools. The calls need
+// their Cwd (else Project) and Home. unread is the error of arguments
+// that cannot be read (not a JSON object, too deep, a key given twice):
+// the call is refused then (see MCPUnread). A key decoders read
+// differently at the top level is left to the gate, which refuses it
+// under its own rule, as for any tool.
+func MCPCalls(calls []toolwall.Call) (out []toolwall.Call, unread error) {
+	for i, c := range calls {
+		_, tool, ok := MCPTool(c.Tool)
+		if !ok {
+			if out != nil {
+				out = append(out, c)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]toolwall.Call, 0, len(calls)+2), calls[:i]...)
+		}
+		out = append(out, c)
+		cwd := c.Cwd
+		if cwd == "" {
+			cwd = c.Project
+		}
+		mapped, err := mcpargs.Extract(tool, c.Input, mcpargs.Places{Cwd: cwd, Home: c.Home})
+		if _, _, top := toolwall.AmbiguousKey(c.Input); top && errors.Is(err, mcpargs.ErrAmbiguousKey) {
+			continue
+		}
+		if err != nil {
+			unread = errors.Join(unread, err)
+			continue
+		}
+		for _, m := range mapped {
+			n := c // the session, id, caller and places of the MCP call
+			n.Tool, n.Input = m.Tool, m.Input
+			if m.Cwd != "" {
+				n.Cwd = m.Cwd
+			}
+			out = append(out, n)
+		}
+	}
+	if out == nil {
+		return calls, nil
+	}
+	return out, unread
+}
+
+// MCPUnread is the reason an MCP call whose arguments cannot be read
+// (err, from MCPCalls) is refused for.
+func MCPUnread(tool string, err error) string {
+	return fmt.Sprintf("The arguments of the MCP tool call %s cannot be read (%v), so toolwall cannot tell what it would do; it is refused. Send the arguments as a JSON object.", tool, err)
 }
 
 // isWindowsPath reports whether p is an absolute Windows path.

@@ -154,13 +154,47 @@ func ReadCall(file string) toolwall.Call { return object(toolwall.ToolRead, "fil
 // FetchCall returns a WebFetch of url.
 func FetchCall(url string) toolwall.Call { return object(toolwall.ToolWebFetch, "url", url) }
 
+// mcpPrefix starts the toolwall name of every MCP tool.
+const mcpPrefix = "mcp__"
+
 // MCPName returns the toolwall name of an MCP tool: mcp__server__tool
 // (Claude Code's spelling), or mcp__tool when the server is unknown.
+// The Hook judges the arguments of every call so named by what they
+// would do (see [MCPCall]).
 func MCPName(server, tool string) string {
 	if server == "" {
-		return "mcp__" + tool
+		return mcpPrefix + tool
 	}
-	return "mcp__" + server + "__" + tool
+	return mcpPrefix + server + "__" + tool
+}
+
+// MCPTool splits the toolwall name of an MCP tool into its server (""
+// when unknown) and the tool's own name; ok is false for a name that is
+// not an MCP tool's.
+func MCPTool(name string) (server, tool string, ok bool) {
+	rest, ok := strings.CutPrefix(name, mcpPrefix)
+	if !ok || rest == "" {
+		return "", "", false
+	}
+	if server, tool, two := strings.Cut(rest, "__"); two && server != "" && tool != "" {
+		return server, tool, true
+	}
+	return "", rest, true
+}
+
+// MCPCall returns a call of an MCP tool of server ("" when the host
+// does not say) with its arguments as sent; arguments sent as a JSON
+// string holding the object are read as that object. The Hook maps the
+// arguments onto the calls toolwall judges (package mcpargs), as the MCP
+// proxy does, and refuses arguments that are not a JSON object.
+func MCPCall(server, tool string, args json.RawMessage) toolwall.Call {
+	var s string
+	if json.Unmarshal(args, &s) == nil {
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
+			args = json.RawMessage(t)
+		}
+	}
+	return toolwall.Call{Tool: MCPName(server, tool), Input: args}
 }
 
 // RawCall returns a call of tool with input as it came (an MCP tool, a

@@ -88,6 +88,9 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 		c = host.FetchCall(u)
 	default:
 		c = host.RawCall(p.Tool, p.Input)
+		if server, name, ok := host.MCPTool(p.Tool); ok {
+			c = host.MCPCall(server, name, p.Input)
+		}
 	}
 	c.Cwd = cwd
 	req.Calls = []toolwall.Call{c}

@@ -107,17 +107,22 @@ func Calls(tool string, input json.RawMessage, encoded bool) ([]toolwall.Call, e
 	case "use_mcp_tool":
 		server, _ := f.Str("server_name")
 		name, _ := f.Str("tool_name")
-		args, _ := f.Str("arguments")
-		return []toolwall.Call{host.RawCall(host.MCPName(server, name), json.RawMessage(args))}, nil
-	}
-	// An MCP tool of the SDK is named server__tool: it goes on under that
-	// name with its input as it came. Any other tool toolwall does not
-	// know goes on the same way, unless it carries a command: what that
-	// would run cannot be told, so it is not let through as harmless.
-	if !strings.Contains(tool, "__") {
-		if k, ok := f.CommandKey(); ok {
-			return nil, host.Malformed("Cline's tool " + tool + " is not one toolwall knows, and its " + k + " argument looks like a command to run")
+		args, ok := f.Str("arguments")
+		if !ok {
+			args = string(f["arguments"])
 		}
+		return []toolwall.Call{host.MCPCall(server, name, json.RawMessage(args))}, nil
+	}
+	// An MCP tool of the SDK is named server__tool (no tool of its own has
+	// "__" in its name): it is judged by what its arguments would do. Any
+	// other tool toolwall does not know goes on under its name, unless it
+	// carries a command: what that would run cannot be told, so it is not
+	// let through as harmless.
+	if server, name, ok := strings.Cut(tool, "__"); ok && server != "" && name != "" {
+		return []toolwall.Call{host.MCPCall(server, name, input)}, nil
+	}
+	if k, ok := f.CommandKey(); ok {
+		return nil, host.Malformed("Cline's tool " + tool + " is not one toolwall knows, and its " + k + " argument looks like a command to run")
 	}
 	return []toolwall.Call{host.RawCall(tool, input)}, nil
 }

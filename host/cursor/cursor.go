@@ -85,11 +85,7 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 		if p.ToolName == "" {
 			return req, host.Malformed("beforeMCPExecution has no tool_name")
 		}
-		in := p.ToolInput
-		if f, ok := host.ParseFields(in); ok {
-			in = f.Raw()
-		}
-		c := host.RawCall(host.MCPName("", p.ToolName), in)
+		c := host.MCPCall("", p.ToolName, p.ToolInput)
 		c.Cwd = cwd
 		req.Calls = []toolwall.Call{c}
 	case "preToolUse", "postToolUse", "postToolUseFailure":
@@ -143,7 +139,7 @@ func call(tool string, input json.RawMessage, powershell bool) (toolwall.Call, e
 		return host.ShellCall("rm -f -- "+host.Quote(file), false), nil
 	}
 	if name, ok := strings.CutPrefix(tool, "MCP:"); ok {
-		return host.RawCall(host.MCPName("", name), f.Raw()), nil
+		return host.MCPCall("", name, input), nil
 	}
 	return host.RawCall(tool, input), nil
 }

@@ -134,7 +134,20 @@ func Calls(tool string, input json.RawMessage, cwd, mcp string) ([]toolwall.Call
 		}
 	}
 	if server, name, ok := strings.Cut(mcp, "\x00"); ok {
-		tool = host.MCPName(server, name)
+		return []toolwall.Call{host.MCPCall(server, name, input)}, nil
+	}
+	if server, name, ok := host.MCPTool(tool); ok {
+		// Qwen Code names MCP tools as Claude Code does.
+		return []toolwall.Call{host.MCPCall(server, name, input)}, nil
+	}
+	if rest, ok := strings.CutPrefix(tool, "mcp_"); ok && rest != "" {
+		// Gemini CLI: mcp_<server>_<tool>, the server's name up to the
+		// first "_" (its own reading when no mcp_context says).
+		server, name, ok := strings.Cut(rest, "_")
+		if !ok || server == "" || name == "" {
+			server, name = "", rest
+		}
+		return []toolwall.Call{host.MCPCall(server, name, input)}, nil
 	}
 	return []toolwall.Call{host.RawCall(tool, input)}, nil
 }

@@ -111,7 +111,7 @@ func calls(tool string, input json.RawMessage) ([]toolwall.Call, error) {
 	}
 	if rest, ok := strings.CutPrefix(tool, "@"); ok {
 		if server, name, ok := strings.Cut(rest, "/"); ok {
-			tool = host.MCPName(server, name)
+			return []toolwall.Call{host.MCPCall(server, name, input)}, nil
 		}
 	}
 	return []toolwall.Call{host.RawCall(tool, f.Raw())}, nil

@@ -32,8 +32,10 @@
 // Tools: bash (1.x) or shell (2) {command, workdir}, write {filePath or
 // path, content}, edit {filePath or path, oldString, newString},
 // multiedit {filePath, edits}, read {filePath or path}, webfetch {url},
-// apply_patch or patch {patchText} (Codex's patch format); MCP tools fire
-// the same hook as <server>_<tool> and are kept as they come, with their
-// arguments. The hook has no ask channel: an ask is a deny saying a human
-// must run the call.
+// apply_patch or patch {patchText} (Codex's patch format). MCP tools fire
+// the same hook as <server>_<tool>, which cannot be told from a plugin's
+// tool by its form: any tool not in OpenCode's own list is read as an MCP
+// tool (mcp__<server>_<tool>), whose arguments the hook judges by what
+// they would do. The hook has no ask channel: an ask is a deny saying a
+// human must run the call.
 package opencode

@@ -61,6 +61,18 @@ type payload struct {
 	Error     string          `json:"error"`
 }
 
+// builtin are the names of OpenCode's own tools (its tool registry,
+// across versions); any other tool is an MCP server's or a plugin's.
+var builtin = map[string]bool{
+	"invalid": true, "question": true, "bash": true, "shell": true, "read": true,
+	"glob": true, "grep": true, "list": true, "ls": true, "edit": true,
+	"multiedit": true, "write": true, "patch": true, "apply_patch": true,
+	"task": true, "webfetch": true, "websearch": true, "codesearch": true,
+	"todowrite": true, "todoread": true, "skill": true, "reload": true,
+	"lsp": true, "plan_enter": true, "plan_exit": true, "batch": true,
+	"execute": true,
+}
+
 // Decode reads what the plugin sends.
 func (Adapter) Decode(b []byte) (host.Request, error) {
 	var p payload
@@ -153,6 +165,13 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 		}
 	default:
 		calls = []toolwall.Call{host.RawCall(p.Tool, p.Args)}
+		if !builtin[p.Tool] {
+			// OpenCode names an MCP tool <server>_<tool>, which cannot be
+			// told from a tool of its own by its form: a tool that is not
+			// one of OpenCode's is judged as an MCP tool is, by what its
+			// arguments would do.
+			calls = []toolwall.Call{host.MCPCall("", p.Tool, p.Args)}
+		}
 	}
 	for i := range calls {
 		calls[i].ID = p.CallID

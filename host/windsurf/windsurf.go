@@ -67,7 +67,7 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 	case "pre_read_code", "post_read_code":
 		c = host.ReadCall(t.FilePath)
 	case "pre_mcp_tool_use", "post_mcp_tool_use":
-		c = host.RawCall(host.MCPName(t.MCPServerName, t.MCPToolName), t.MCPToolArguments)
+		c = host.MCPCall(t.MCPServerName, t.MCPToolName, t.MCPToolArguments)
 	case "pre_user_prompt":
 		req.Event = host.PromptSubmit
 		return req, nil

@@ -3,6 +3,8 @@ package host
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,6 +44,16 @@ const DefaultMaxPayload = 8 << 20
 // session memory implements it; without one, turns are not tracked.
 type TurnAdvancer interface {
 	AdvanceTurn(ctx context.Context, session string) (int, error)
+}
+
+// Decider remembers a session's decisions by the host's name for a call
+// (the engine with session memory implements it): Decided returns the
+// verdict and decision id remembered under key; Decide remembers v and
+// id under key unless a decision is remembered there already, and
+// returns the one that stands (earlier: the one remembered before).
+type Decider interface {
+	Decided(ctx context.Context, session, key string) (v toolwall.Verdict, id string, ok bool)
+	Decide(ctx context.Context, session, key string, v toolwall.Verdict, id string) (stands toolwall.Verdict, standsID string, earlier bool)
 }
 
 // Auditor receives a record of every PreToolUse decision and the outcome
@@ -104,6 +116,14 @@ type Hook struct {
 	// Approvals, when set, allows an asked call a human approved before
 	// in the same session and directory.
 	Approvals Approver
+	// Decisions, when set, decides a call the host sends in two events
+	// (Request.Once) once: the second event gets the first one's verdict
+	// without being judged again, so it is neither counted again toward
+	// repeated refusals nor recorded again in session memory, approvals
+	// or the audit log; a second report that the call ran is not
+	// recorded either. Two events that arrive at the same moment may
+	// both be judged; the answer is the first decision remembered.
+	Decisions Decider
 	// Later, when set, is handed the audit writes (a decision's record, a
 	// call's outcome), which the answer does not wait for, to run once
 	// the answer is out; a resident process replies first and writes
@@ -184,12 +204,26 @@ func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwa
 		if unread != nil {
 			return h.refuse(MCPUnread(req.Tool, unread))
 		}
+		once := h.once(req, calls, "")
+		if once != "" {
+			dctx, cancel := context.WithTimeout(ctx, h.timeout()/2)
+			pv, pid, ok := h.Decisions.Decided(dctx, req.Session, once)
+			cancel()
+			if ok {
+				return h.encode(PreToolUse, pv, pid, req.Shape), pv
+			}
+		}
 		id := ""
 		for _, call := range calls {
 			cv, cid := h.decideOne(ctx, req, call)
 			if id == "" || toolwall.Stricter(v.Action, cv.Action) != v.Action {
 				v, id = cv, cid
 			}
+		}
+		if once != "" {
+			dctx, cancel := context.WithTimeout(ctx, h.timeout()/2)
+			v, id, _ = h.Decisions.Decide(dctx, req.Session, once, v, id)
+			cancel()
 		}
 		if !h.Adapter.Caps().Post && !v.Action.Stops() {
 			// The host never says the call ran: remember it as run now,
@@ -202,6 +236,11 @@ func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwa
 	case PostToolUse, PostToolUseFailure:
 		ctx, cancel := context.WithTimeout(ctx, h.recordTimeout())
 		defer cancel()
+		if once := h.once(req, calls, "ran"); once != "" {
+			if _, _, earlier := h.Decisions.Decide(ctx, req.Session, once, toolwall.Verdict{}, ""); earlier {
+				break // the host reported this call's run already
+			}
+		}
 		for _, call := range calls {
 			if call.Tool == "" {
 				continue
@@ -282,6 +321,29 @@ func (h *Hook) calls(req Request) []toolwall.Call {
 		out = append(out, c)
 	}
 	return out
+}
+
+// once is the key a call the host may send twice is remembered under
+// (see Request.Once): its Once, what (the event's kind) and a digest of
+// its calls' tools and inputs; "" when there is nothing to remember it
+// by or nowhere to remember it.
+func (h *Hook) once(req Request, calls []toolwall.Call, what string) string {
+	if h.Decisions == nil || req.Once == "" || req.Session == "" || len(calls) == 0 {
+		return ""
+	}
+	d := sha256.New()
+	for _, c := range calls {
+		d.Write([]byte(c.Tool))
+		d.Write([]byte{0})
+		var in bytes.Buffer
+		if json.Compact(&in, c.Input) != nil {
+			in.Reset()
+			in.Write(c.Input)
+		}
+		d.Write(in.Bytes())
+		d.Write([]byte{0})
+	}
+	return "once:" + what + ":" + req.Once + ":" + hex.EncodeToString(d.Sum(nil)[:16])
 }
 
 // MCPCalls returns calls with, after each MCP call (see MCPCall), the

@@ -64,6 +64,13 @@ type Request struct {
 	// Shape is the adapter's note on the payload's shape, handed back in
 	// the Answer (a host with two payload shapes answers each in its own).
 	Shape string
+	// Once names the call across the events a host sends for it, where
+	// a host sends one call more than once (an event for every tool and
+	// one for its shell; two copies of a hook it finds in two places):
+	// events of a session with the same Once and the same calls are one
+	// call, decided and counted once (see Hook.Decisions). "" decides
+	// every event.
+	Once string
 }
 
 // Answer is what the Hook tells the host.

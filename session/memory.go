@@ -25,6 +25,9 @@ type memSession struct {
 	refusals []memRefusal
 	staged   []memStaged
 	risk     []RiskEvent
+	// decisions are the decisions remembered by the host's key for a
+	// call (see Decisions).
+	decisions []memDecision
 }
 
 // memStaged is one staged record.

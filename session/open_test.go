@@ -420,7 +420,7 @@ func TestLostRecord(t *testing.T) {
 
 // TestMigrateRisk: a state file written before the risk table existed
 // (schema version 2) is migrated in place when opened: its records are
-// kept and risk events work afterwards.
+// kept and risk events work afterwards (and the later migrations run).
 func TestMigrateRisk(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
 	ctx := context.Background()
@@ -437,7 +437,7 @@ func TestMigrateRisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP TABLE risk`, `PRAGMA user_version = 2`} {
+	for _, q := range []string{`DROP TABLE risk`, `DROP TABLE decisions`, `PRAGMA user_version = 2`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
@@ -463,7 +463,7 @@ func TestMigrateRisk(t *testing.T) {
 	}
 	defer db.Close()
 	var v int
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != 3 {
-		t.Errorf("user_version = %d, %v; want 3", v, err)
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != 4 {
+		t.Errorf("user_version = %d, %v; want 4", v, err)
 	}
 }

@@ -92,6 +92,18 @@ var migrations = [][]string{
 		)`,
 		`CREATE INDEX risk_session ON risk(session, seq)`,
 	},
+	{
+		// Decisions by the host's key for a call (Decisions): a call a
+		// host reports in two events is decided once.
+		`CREATE TABLE decisions (
+			seq     INTEGER PRIMARY KEY,
+			session TEXT NOT NULL,
+			key     BLOB NOT NULL,
+			at      INTEGER NOT NULL,
+			d       BLOB NOT NULL
+		)`,
+		`CREATE INDEX decisions_session ON decisions(session, key)`,
+	},
 }
 
 // SQLite is a [Store] in a SQLite file, shared by every process that opens
@@ -442,6 +454,7 @@ func prune(ctx context.Context, tx *sql.Tx, now int64, idle time.Duration) (int,
 		`DELETE FROM refusals WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
 		`DELETE FROM staged WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
 		`DELETE FROM risk WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
+		`DELETE FROM decisions WHERE session IN (SELECT id FROM sessions WHERE seen < ?)`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, cut); err != nil {
 			return 0, err

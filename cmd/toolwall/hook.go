@@ -140,7 +140,7 @@ func serveHook(ctx context.Context, a host.Adapter, stdin io.Reader, state strin
 		e = newEngine(cfg, opts)
 		defer e.Close()
 	}
-	h.Shield, h.Turns = e, e
+	h.Shield, h.Turns, h.Decisions = e, e, e
 	if au := stores.Audit(); au != nil {
 		if later != nil {
 			defer later(func() { au.Close() })

@@ -84,11 +84,13 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 			return req, host.Malformed("tool_call has no tool_call object")
 		}
 		req.Event, tool, input, id = host.PreToolUse, p.ToolCall.Name, p.ToolCall.Input, p.ToolCall.ID
+		req.Once = id // the CLI runs the hook of each directory it finds: one call, two events
 	case p.HookName == "tool_result":
 		if p.ToolResult == nil {
 			return req, nil
 		}
 		req.Event, tool, input, id = host.PostToolUse, p.ToolResult.Name, p.ToolResult.Input, p.ToolResult.ID
+		req.Once = id
 		if e := strings.TrimSpace(string(p.ToolResult.Error)); p.ToolResult.IsError || e != "" && e != "null" && e != `""` {
 			req.Event = host.PostToolUseFailure
 		}

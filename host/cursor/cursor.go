@@ -45,7 +45,11 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 	if err := claudecode.Unmarshal(b, &p); err != nil {
 		return host.Request{}, err
 	}
-	req := host.Request{Session: p.ConversationID, Tool: p.ToolName, Prompted: true}
+	// Cursor sends a shell command in preToolUse and beforeShellExecution,
+	// an MCP call in preToolUse and beforeMCPExecution, a read in
+	// preToolUse and beforeReadFile, a run in postToolUse and
+	// afterShellExecution: within one generation, the same call is one.
+	req := host.Request{Session: p.ConversationID, Tool: p.ToolName, Prompted: true, Once: p.GenerationID}
 	if len(p.WorkspaceRoots) > 0 {
 		req.Project = p.WorkspaceRoots[0]
 	}

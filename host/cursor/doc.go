@@ -23,4 +23,13 @@
 // is installed with "failClosed": true, which makes a crash, a timeout or
 // output that is not JSON block the call. The Windows CLI sends a UTF-8
 // byte order mark on stdin; the Hook strips it.
+//
+// One call arrives in two events (preToolUse and beforeShellExecution,
+// beforeMCPExecution or beforeReadFile; postToolUse and
+// afterShellExecution), only one of which carries a tool_use_id: the
+// request's Once is the generation_id, so that within a generation the
+// same call is decided once (host.Hook.Decisions). MCP tools are
+// mcp__<tool> (Cursor names no server: preToolUse "MCP:<tool>",
+// beforeMCPExecution tool_name), their arguments judged by what they
+// would do.
 package cursor

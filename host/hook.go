@@ -325,8 +325,9 @@ func (h *Hook) calls(req Request) []toolwall.Call {
 
 // once is the key a call the host may send twice is remembered under
 // (see Request.Once): its Once, what (the event's kind) and a digest of
-// its calls' tools and inputs; "" when there is nothing to remember it
-// by or nowhere to remember it.
+// its calls' tools, directories and inputs (the same command run in
+// another directory is another call); "" when there is nothing to
+// remember it by or nowhere to remember it.
 func (h *Hook) once(req Request, calls []toolwall.Call, what string) string {
 	if h.Decisions == nil || req.Once == "" || req.Session == "" || len(calls) == 0 {
 		return ""
@@ -334,6 +335,8 @@ func (h *Hook) once(req Request, calls []toolwall.Call, what string) string {
 	d := sha256.New()
 	for _, c := range calls {
 		d.Write([]byte(c.Tool))
+		d.Write([]byte{0})
+		d.Write([]byte(c.Cwd))
 		d.Write([]byte{0})
 		var in bytes.Buffer
 		if json.Compact(&in, c.Input) != nil {

@@ -83,12 +83,13 @@ func TestOnceDecidesOnce(t *testing.T) {
 	}
 	send(t, h, ev("beforeShellExecution", "g2", map[string]any{"command": "echo STUB-DENY"}))
 	send(t, h, ev("beforeShellExecution", "g2", map[string]any{"command": "echo other"}))
-	if count("evaluate") != 3 {
-		t.Errorf("another generation, another command: log %q", stub.Log)
+	send(t, h, ev("beforeShellExecution", "g2", map[string]any{"command": "echo other", "cwd": "/"}))
+	if count("evaluate") != 4 {
+		t.Errorf("another generation, another command, another directory: log %q", stub.Log)
 	}
 	h.Decisions = nil
 	send(t, h, ev("beforeShellExecution", "g2", map[string]any{"command": "echo other"}))
-	if count("evaluate") != 4 {
+	if count("evaluate") != 5 {
 		t.Errorf("without a Decider: log %q", stub.Log)
 	}
 }

@@ -376,10 +376,7 @@ func MCPCalls(calls []toolwall.Call) (out []toolwall.Call, unread error) {
 		if cwd == "" {
 			cwd = c.Project
 		}
-		mapped, err := mcpargs.Extract(tool, c.Input, mcpargs.Places{Cwd: cwd, Home: c.Home})
-		if _, _, top := toolwall.AmbiguousKey(c.Input); top && errors.Is(err, mcpargs.ErrAmbiguousKey) {
-			continue
-		}
+		mapped, err := mcpargs.Calls(tool, c.Input, mcpargs.Places{Cwd: cwd, Home: c.Home})
 		if err != nil {
 			unread = errors.Join(unread, err)
 			continue

@@ -374,6 +374,19 @@ func Extract(tool string, args json.RawMessage, p Places) ([]toolwall.Call, erro
 	return unique(out), nil
 }
 
+// Calls is Extract for a caller that hands the MCP call's own arguments
+// to the gate too: arguments whose top level holds a key decoders read
+// differently (toolwall.AmbiguousKey) map onto nothing, as the gate
+// refuses such a tool input itself (input.ambiguous-key) and counts the
+// refusal in the session as for any tool's.
+func Calls(tool string, args json.RawMessage, p Places) ([]toolwall.Call, error) {
+	calls, err := Extract(tool, args, p)
+	if _, _, top := toolwall.AmbiguousKey(args); top && errors.Is(err, ErrAmbiguousKey) {
+		return nil, nil
+	}
+	return calls, err
+}
+
 // unique drops repeated calls (the same string under two arguments, a
 // command that is also its own argv), keeping the first of each.
 func unique(calls []toolwall.Call) []toolwall.Call {

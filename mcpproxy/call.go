@@ -29,12 +29,7 @@ type judged struct {
 // read are refused.
 func (p *Proxy) judge(ctx context.Context, name string, args json.RawMessage) judged {
 	j := judged{id: audit.NewID()}
-	mapped, err := mcpargs.Extract(name, args, mcpargs.Places{Cwd: p.opts.Cwd, Home: p.opts.Home})
-	if _, _, top := toolwall.AmbiguousKey(args); top && errors.Is(err, mcpargs.ErrAmbiguousKey) {
-		// The gate refuses such arguments itself (input.ambiguous-key)
-		// and counts the refusal in the session, as for a hook's call.
-		mapped, err = nil, nil
-	}
+	mapped, err := mcpargs.Calls(name, args, mcpargs.Places{Cwd: p.opts.Cwd, Home: p.opts.Home})
 	if err != nil {
 		j.verdict = toolwall.Refusal("mcpproxy", toolwall.RuleMalformed, fmt.Sprintf("The arguments of the MCP tool call %s cannot be read (%v), so toolwall cannot tell what it would do; it is refused. Send the arguments as a JSON object.", ToolID(p.opts.Name, name), err))
 		return j

@@ -278,13 +278,13 @@ func (r *Runner) Check(ctx context.Context, c Case) (bool, toolwall.Verdict) {
 	for _, s := range c.History {
 		// An MCP tool's call ran as the calls its arguments map onto, as
 		// the hooks read it.
-		calls, _ := host.MCPCalls([]toolwall.Call{c.call(s)})
+		calls, _ := host.MCPCalls([]toolwall.Call{c.call(s)}, true)
 		for _, call := range calls {
 			sh.RecordInvocation(ctx, call, true)
 		}
 	}
 	var v toolwall.Verdict
-	calls, err := host.MCPCalls([]toolwall.Call{c.Call()})
+	calls, err := host.MCPCalls([]toolwall.Call{c.Call()}, false)
 	if err != nil {
 		v, calls = toolwall.Refusal("hook", toolwall.RuleMalformed, host.MCPUnread(c.Tool, err)), nil
 	}

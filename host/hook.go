@@ -195,7 +195,7 @@ func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwa
 		return h.refuse(fmt.Sprintf("The %s hook payload cannot be read (%v), so toolwall cannot tell what the tool call would do; it is refused.", h.Adapter.Name(), err))
 	}
 	event, shape = req.Event, req.Shape
-	calls, unread := MCPCalls(h.calls(req))
+	calls, unread := MCPCalls(h.calls(req), req.Event == PostToolUse || req.Event == PostToolUseFailure)
 	switch req.Event {
 	case PreToolUse:
 		if len(calls) == 0 || calls[0].Tool == "" {
@@ -353,13 +353,15 @@ func (h *Hook) once(req Request, calls []toolwall.Call, what string) string {
 // calls its arguments map onto (package mcpargs: a command is a Bash
 // call, a path written a Write, …), in the MCP call's places, so that
 // they meet the analysis the host's own tools meet; the MCP call itself
-// stays, for the rules and scopes that name MCP tools. The calls need
+// stays, for the rules and scopes that name MCP tools, unless ran says
+// the calls ran (a report after the fact): then it is remembered as the
+// calls it maps onto only. The calls need
 // their Cwd (else Project) and Home. unread is the error of arguments
 // that cannot be read (not a JSON object, too deep, a key given twice):
 // the call is refused then (see MCPUnread). A key decoders read
 // differently at the top level is left to the gate, which refuses it
 // under its own rule, as for any tool.
-func MCPCalls(calls []toolwall.Call) (out []toolwall.Call, unread error) {
+func MCPCalls(calls []toolwall.Call, ran bool) (out []toolwall.Call, unread error) {
 	for i, c := range calls {
 		_, tool, ok := MCPTool(c.Tool)
 		if !ok {
@@ -380,6 +382,12 @@ func MCPCalls(calls []toolwall.Call) (out []toolwall.Call, unread error) {
 		if err != nil {
 			unread = errors.Join(unread, err)
 			continue
+		}
+		if ran && len(mapped) > 0 {
+			// What ran is what the arguments do: the MCP call itself has
+			// nothing to remember, and its id would commit the record a
+			// mapped call left when it was judged.
+			out = out[:len(out)-1]
 		}
 		for _, m := range mapped {
 			n := c // the session, id, caller and places of the MCP call

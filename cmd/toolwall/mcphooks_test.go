@@ -58,3 +58,23 @@ func TestMCPThroughHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestMCPRemembered: an MCP call that ran is remembered as what its
+// arguments did: a filesystem server's write of a script that deletes
+// the home directory, then running it, is the write-then-run chain, as
+// with the host's own Write tool.
+func TestMCPRemembered(t *testing.T) {
+	env := hookEnv(t)
+	write := map[string]any{"session_id": "s-mcp-chain", "cwd": "/workspace/app", "tool_name": "mcp__filesystem__write_file",
+		"tool_input": map[string]any{"path": "clean.sh", "content": "#!/bin/sh\nrm -rf ~\n"}, "tool_use_id": "toolu_w"}
+	write["hook_event_name"] = "PreToolUse"
+	if d := decision(t, runHook(t, env, write)); d.PermissionDecision != "allow" {
+		t.Fatalf("the write: %+v, want allow", d)
+	}
+	write["hook_event_name"], write["tool_response"] = "PostToolUse", map[string]any{}
+	runHook(t, env, write)
+	d := decision(t, runHook(t, env, pre("s-mcp-chain", "bash clean.sh")))
+	if d.PermissionDecision == "allow" || !strings.Contains(d.PermissionDecisionReason, "chain.destructive-script") {
+		t.Errorf("running the script an MCP tool wrote: %+v, want a stop by chain.destructive-script", d)
+	}
+}

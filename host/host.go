@@ -2,10 +2,13 @@ package host
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/mcpargs"
 )
 
 // Event is what a host reports in one hook call.
@@ -219,6 +222,67 @@ func RawCall(tool string, input json.RawMessage) toolwall.Call {
 		}
 	}
 	return toolwall.Call{Tool: tool, Input: in}
+}
+
+// MCPCalls returns calls with, after each MCP call (see MCPCall), the
+// calls its arguments map onto (package mcpargs: a command is a Bash
+// call, a path written a Write, …), in the MCP call's places, so that
+// they meet the analysis the host's own tools meet; the MCP call itself
+// stays, for the rules and scopes that name MCP tools, unless ran says
+// the calls ran (a report after the fact): then it is remembered as the
+// calls it maps onto only. The calls need their Cwd (else Project) and
+// Home. unread is the error of arguments
+// that cannot be read (not a JSON object, too deep, a key given twice):
+// the call is refused then (see MCPUnread). A key decoders read
+// differently at the top level is left to the gate, which refuses it
+// under its own rule, as for any tool.
+func MCPCalls(calls []toolwall.Call, ran bool) (out []toolwall.Call, unread error) {
+	for i, c := range calls {
+		_, tool, ok := MCPTool(c.Tool)
+		if !ok {
+			if out != nil {
+				out = append(out, c)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]toolwall.Call, 0, len(calls)+2), calls[:i]...)
+		}
+		out = append(out, c)
+		cwd := c.Cwd
+		if cwd == "" {
+			cwd = c.Project
+		}
+		mapped, err := mcpargs.Calls(tool, c.Input, mcpargs.Places{Cwd: cwd, Home: c.Home})
+		if err != nil {
+			unread = errors.Join(unread, err)
+			continue
+		}
+		if ran && len(mapped) > 0 {
+			// What ran is what the arguments do: the MCP call itself has
+			// nothing to remember, and its id would commit the record a
+			// mapped call left when it was judged.
+			out = out[:len(out)-1]
+		}
+		for _, m := range mapped {
+			n := c // the session, id, caller and places of the MCP call
+			n.Tool, n.Input = m.Tool, m.Input
+			if m.Cwd != "" {
+				n.Cwd = m.Cwd
+			}
+			out = append(out, n)
+		}
+	}
+	if out == nil {
+		return calls, nil
+	}
+	return out, unread
+}
+
+// MCPUnread is the reason an MCP call whose arguments cannot be read
+// (err, from MCPCalls) is refused for.
+func MCPUnread(tool string, err error) string {
+	return fmt.Sprintf("The arguments of the MCP tool call %s cannot be read (%v), so toolwall cannot tell what it would do; it is refused. Send the arguments as a JSON object.", tool, err)
 }
 
 // object builds a call of tool whose input holds the string fields kv

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,5 +77,47 @@ func TestMCPRemembered(t *testing.T) {
 	d := decision(t, runHook(t, env, pre("s-mcp-chain", "bash clean.sh")))
 	if d.PermissionDecision == "allow" || !strings.Contains(d.PermissionDecisionReason, "chain.destructive-script") {
 		t.Errorf("running the script an MCP tool wrote: %+v, want a stop by chain.destructive-script", d)
+	}
+}
+
+// TestOpenCodePluginMCP: the OpenCode plugin the install writes, run
+// under node, blocks an MCP server's write of ~/.ssh/authorized_keys
+// (OpenCode names the tool <server>_<tool>) and lets a read in the
+// project through.
+func TestOpenCodePluginMCP(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	home := t.TempDir()
+	if out, code := toolwallIn(t, home, home, "install", "opencode", "--binary", bin); code != 0 {
+		t.Fatal(out)
+	}
+	src, err := os.ReadFile(filepath.Join(home, ".config/opencode/plugin/toolwall.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugin := filepath.Join(t.TempDir(), "plugin.mjs")
+	if err := os.WriteFile(plugin, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const harness = `const [plugin, dir, tool, args] = process.argv.slice(1);
+const m = await import("file://" + plugin);
+const hooks = await m.Toolwall({ directory: dir, worktree: dir });
+try {
+  await hooks["tool.execute.before"]({ tool, sessionID: "ses_mcp", callID: "call_" + tool }, { args: JSON.parse(args) });
+  process.stdout.write("allow\n");
+} catch (e) { process.stdout.write("deny " + String(e && e.message) + "\n"); }
+`
+	for _, c := range []struct{ tool, args, want string }{
+		{"filesystem_write_file", `{"path":"~/.ssh/authorized_keys","content":"ssh-ed25519 AAAA x"}`, "deny toolwall denied this call [files.write-protected]"},
+		{"filesystem_read_text_file", `{"path":"` + home + `/README.md"}`, "allow"},
+	} {
+		cmd := exec.Command(node, "--input-type=module", "-e", harness, plugin, home, c.tool, c.args)
+		cmd.Env = append(os.Environ(), "HOME="+home, "TOOLWALL_STATE="+filepath.Join(home, "state.db"), "TOOLWALL_CONFIG=", "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.HasPrefix(string(out), c.want) {
+			t.Errorf("%s: %s %v, want %s…", c.tool, out, err, c.want)
+		}
 	}
 }

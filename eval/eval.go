@@ -283,17 +283,7 @@ func (r *Runner) Check(ctx context.Context, c Case) (bool, toolwall.Verdict) {
 			sh.RecordInvocation(ctx, call, true)
 		}
 	}
-	var v toolwall.Verdict
-	calls, err := host.MCPCalls([]toolwall.Call{c.Call()}, false)
-	if err != nil {
-		v, calls = toolwall.Refusal("hook", toolwall.RuleMalformed, host.MCPUnread(c.Tool, err)), nil
-	}
-	for i, call := range calls {
-		// The strictest verdict over the calls decides, as in the hooks.
-		if cv := sh.Evaluate(ctx, call); i == 0 || toolwall.Stricter(v.Action, cv.Action) != v.Action {
-			v = cv
-		}
-	}
+	v := host.Judge(ctx, sh, c.Call())
 	ok := Matches(c.Expect, v.Action)
 	if ok && c.Rule != "" {
 		ok = slices.Contains(v.Rules(), c.Rule)

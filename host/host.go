@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -277,6 +278,24 @@ func MCPCalls(calls []toolwall.Call, ran bool) (out []toolwall.Call, unread erro
 		return calls, nil
 	}
 	return out, unread
+}
+
+// Judge decides one tool call as a hook does, for a caller outside a
+// hook (toolwall check, toolwall eval): an MCP call with the calls its
+// arguments map onto (MCPCalls), the strictest verdict of them deciding
+// (the first of equals); arguments that cannot be read are refused.
+func Judge(ctx context.Context, sh toolwall.Shield, call toolwall.Call) toolwall.Verdict {
+	calls, err := MCPCalls([]toolwall.Call{call}, false)
+	if err != nil {
+		return toolwall.Refusal("hook", toolwall.RuleMalformed, MCPUnread(call.Tool, err))
+	}
+	var v toolwall.Verdict
+	for i, c := range calls {
+		if cv := sh.Evaluate(ctx, c); i == 0 || toolwall.Stricter(v.Action, cv.Action) != v.Action {
+			v = cv
+		}
+	}
+	return v
 }
 
 // MCPUnread is the reason an MCP call whose arguments cannot be read

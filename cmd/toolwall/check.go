@@ -16,6 +16,7 @@ import (
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/host"
 )
 
 // Exit statuses of toolwall check (DESIGN.md, "Decisions and where they go").
@@ -70,7 +71,8 @@ Exit status: 0 allow or warn, 3 ask, 2 deny, 1 usage or internal error.`,
 			statePath, _ := engine.StatePath("", cfg)
 			stores := engine.StoresFor(cfg, statePath)
 			start := time.Now()
-			v := newEngine(cfg, engine.Options{Places: engine.Installed, Protect: stores.Files()}).Evaluate(cmd.Context(), call)
+			// An MCP tool's call is judged by its arguments, as in a hook.
+			v := host.Judge(cmd.Context(), newEngine(cfg, engine.Options{Places: engine.Installed, Protect: stores.Files()}), call)
 			id := recordCheck(cmd.Context(), stores, call, v, start)
 			out := cmd.OutOrStdout()
 			if asJSON {

@@ -248,10 +248,13 @@ func write(r *analysis.Report, tool, p string, ti input, home, project string) {
 				"what change is needed and let them make it.", tool, p, j.Why),
 		})
 	case RuleWriteSensitive, RuleWriteSystem:
+		advice := j.Advice
+		if advice == "" {
+			advice = fmt.Sprintf("Keep changes inside the project (%s) or /tmp, or ask the user to confirm this one", project)
+		}
 		r.Add(toolwall.Finding{
 			Rule: j.Rule, Category: "persistence", Score: askScore, Action: toolwall.Ask,
-			Reason: fmt.Sprintf("%s to %s was stopped for a human: it %s. Keep changes inside the project "+
-				"(%s) or /tmp, or ask the user to confirm this one.", tool, p, j.Why, project),
+			Reason: fmt.Sprintf("%s to %s was stopped for a human: it %s. %s.", tool, p, j.Why, advice),
 		})
 	}
 	switch {

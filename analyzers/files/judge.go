@@ -17,7 +17,15 @@ type Judgment struct {
 	Why string
 	// System is set when the path lies under a system root.
 	System bool
+	// Advice, when set, is what to do instead, for a reason ("Change
+	// toolwall's rules only …"); "" leaves the caller's own advice.
+	Advice string
 }
+
+// AdviceToolwall is the advice for a change to toolwall's configuration:
+// keeping it inside the project is no help, since the project's own
+// policy file is in the project.
+const AdviceToolwall = "Change toolwall's rules only when the user asked for it, and let them confirm this edit; to get past a refusal, ask the user instead of editing the rules"
 
 // Judge says what a write to absPath (absolute and clean) means for a
 // user whose home is home, working on project: [places.Write]'s stake as
@@ -31,7 +39,7 @@ func Judge(absPath, home, project string) Judgment {
 	w := places.Write(absPath, home, project)
 	if w.Stake < places.Guarded {
 		if why, ok := toolwallFile(places.Real(path.Clean(absPath)), home); ok {
-			return Judgment{Rule: RuleWriteSensitive, Why: why, System: w.System}
+			return Judgment{Rule: RuleWriteSensitive, Why: why, System: w.System, Advice: AdviceToolwall}
 		}
 	}
 	j := Judgment{Why: w.Why, System: w.System}

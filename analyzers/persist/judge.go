@@ -24,6 +24,8 @@ type judgment struct {
 	why string
 	// system: the path is under a system root.
 	system bool
+	// advice replaces the rule's usual advice when set.
+	advice string
 }
 
 // judgePath judges a write to p (absolute, clean) for a user whose home
@@ -34,7 +36,7 @@ func judgePath(p, home, project string) judgment {
 		return j
 	}
 	f := files.Judge(p, home, project)
-	j := judgment{why: f.Why, system: f.System}
+	j := judgment{why: f.Why, system: f.System, advice: f.Advice}
 	switch f.Rule {
 	case files.RuleWriteProtected:
 		j.level = levelProtected

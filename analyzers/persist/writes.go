@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/places"
 	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
@@ -149,6 +150,14 @@ func tempPath(p string) bool {
 	return false
 }
 
+// inProject reports whether p lies in the project proj: a project in a
+// temporary directory (a CI checkout, a scratch clone) is a project, its
+// git hooks, agent settings and toolwall policy as worth guarding as
+// anywhere else.
+func inProject(p, proj string) bool {
+	return proj != "" && proj != "/" && paths.Under(p, proj)
+}
+
 // judgeWrite reports a write to a persistence, startup, system or log
 // place.
 func (k *checker) judgeWrite(c *shell.Command, wr write) {
@@ -166,7 +175,7 @@ func (k *checker) judgeWrite(c *shell.Command, wr write) {
 			return
 		}
 	}
-	if ignoredWrite(p) || !dynamic && !wr.replace && knownHosts(p, k.home) || tempPath(p) && places.TempOutside(p, k.home) {
+	if ignoredWrite(p) || !dynamic && !wr.replace && knownHosts(p, k.home) || tempPath(p) && places.TempOutside(p, k.home) && !inProject(p, k.proj) {
 		return
 	}
 	what := quote(c)
@@ -226,8 +235,11 @@ func (k *checker) judgeWrite(c *shell.Command, wr write) {
 		k.deny(what, RuleWriteProtected, catPersist, "it writes "+p+", which "+j.why,
 			"Do not install anything that runs at boot, at login, on a schedule or as root; tell the user what you would change and let them do it")
 	case j.level == levelSensitive:
-		k.ask(what, RuleWriteSensitive, catPersist, "it writes "+p+", which "+j.why,
-			"Keep changes inside the project, or ask the user to make this one")
+		advice := j.advice
+		if advice == "" {
+			advice = "Keep changes inside the project, or ask the user to make this one"
+		}
+		k.ask(what, RuleWriteSensitive, catPersist, "it writes "+p+", which "+j.why, advice)
 	case coreSystem(p):
 		k.ask(what, RuleWriteSystem, catPersist, "it writes "+p+", which is the system's own configuration, programs or libraries",
 			"Write inside the project or /tmp, or ask the user to install it")

@@ -23,7 +23,14 @@ const (
 	// RuleSettings (ask): a call would change Claude Code's settings, where
 	// the toolwall hook is configured.
 	RuleSettings = "self.settings"
+	// RulePolicy (ask): a call would change or remove the project's own
+	// toolwall policy file (.toolwall.toml in the project root).
+	RulePolicy = "self.policy"
 )
+
+// PolicyFile is the name of a project's own toolwall policy, in the
+// project root (the policy package's project layer).
+const PolicyFile = ".toolwall.toml"
 
 // Files are toolwall's own files.
 type Files struct {
@@ -78,6 +85,7 @@ func New(files Files) *analysis.Analyzer {
 	type homed struct {
 		home, project string
 		own, ask      []string
+		policy        []string
 		at            []hostPath
 	}
 	var last atomic.Pointer[homed]
@@ -95,7 +103,7 @@ func New(files Files) *analysis.Analyzer {
 			h, p := in.Call.Home, in.Call.Project
 			l := last.Load()
 			if l == nil || l.home != h || l.project != p {
-				l = &homed{home: h, project: p, own: clean, ask: settings(in.Call), at: sets.under(h, p)}
+				l = &homed{home: h, project: p, own: clean, ask: settings(in.Call), policy: policyFiles(in.Call), at: sets.under(h, p)}
 				if h != "" && len(rel) > 0 {
 					l.own = slices.Clone(clean)
 					for _, f := range rel {
@@ -106,9 +114,25 @@ func New(files Files) *analysis.Analyzer {
 			}
 			here := sets
 			here.at = l.at
-			run(l.own, l.ask, here, in, r)
+			run(protected{own: l.own, ask: l.ask, policy: l.policy}, here, in, r)
 		},
 	}
+}
+
+// protected are the files of one call, by how a change is judged.
+type protected struct {
+	// own are toolwall's own files (RuleTamper), ask Claude Code's
+	// settings (RuleSettings), policy the project's policy file
+	// (RulePolicy).
+	own, ask, policy []string
+}
+
+// policyFiles lists the project's own toolwall policy file for a call.
+func policyFiles(call toolwall.Call) []string {
+	if call.Project == "" || !path.IsAbs(call.Project) {
+		return nil
+	}
+	return []string{path.Join(call.Project, PolicyFile)}
 }
 
 // settings lists Claude Code's settings files for a call.
@@ -303,9 +327,15 @@ func inside(p, dir string) (string, bool) {
 	return "", false
 }
 
-func run(own, ask []string, sets hostSettings, in *analysis.Input, r *analysis.Report) {
+func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Report) {
+	own, ask := files.own, files.ask
 	call := in.Call
 	report := func(what func() string, target, owner string, deny bool) {
+		if owner == PolicyFile {
+			r.Add(toolwall.Finding{Rule: RulePolicy, Category: "self", Score: 0.6, Action: toolwall.Ask,
+				Reason: fmt.Sprintf("%s needs confirmation: it would change or remove %s, this project's toolwall policy, whose rules guard this agent's tool calls here (a project's policy can only tighten them, so editing it away loosens the checks). Change toolwall's rules only when the user asked for it, and let them confirm this edit; to get past a refusal, ask the user instead of editing the rules.", what(), target)})
+			return
+		}
 		if deny {
 			r.Add(toolwall.Finding{Rule: RuleTamper, Category: "self", Score: 0.95, Action: toolwall.Deny,
 				Reason: fmt.Sprintf("%s was refused: it would change %s, one of toolwall's own files, which would switch off or weaken the checks on this agent's tool calls. Ask the user to make this change themselves.", what(), target)})
@@ -331,9 +361,17 @@ func run(own, ask []string, sets hostSettings, in *analysis.Input, r *analysis.R
 			report(what, f, h, false)
 			return true
 		}
+		// Work over the whole project (a formatter, a recursive copy)
+		// passes over the policy file without aiming at it: only a tree
+		// change that picks it by name counts.
+		if f, ok := t.touchesSettings(files.policy, call.Home); ok && (!t.tree || len(t.names) > 0 || f == t.path) {
+			report(what, f, PolicyFile, false)
+			return true
+		}
 		return false
 	}
-	if call.Tool != toolwall.ToolBash {
+	// A PowerShell call is read into the same commands as a Bash call.
+	if call.Tool != toolwall.ToolBash && call.Tool != toolwall.ToolPowerShell {
 		field := "file_path"
 		if call.Tool == toolwall.ToolNotebookEdit {
 			field = "notebook_path"
@@ -359,6 +397,11 @@ func run(own, ask []string, sets hostSettings, in *analysis.Input, r *analysis.R
 		what := c.Shown
 		if f, deny, ok := indirect(c, own, ask, call.Home); ok && !c.Remote {
 			report(what, f, "Claude Code", deny)
+			continue
+		}
+		// Inline code names the policy file relative to where it runs.
+		if f, _, ok := indirect(c, nil, files.policy, c.Cwd); ok && !c.Remote && c.Name != "claude" {
+			report(what, f, PolicyFile, false)
 			continue
 		}
 		for _, t := range targets(c, tails[c]) {

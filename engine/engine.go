@@ -18,6 +18,7 @@ import (
 	"github.com/toolwall/toolwall/analyzers/windows"
 	"github.com/toolwall/toolwall/gate"
 	"github.com/toolwall/toolwall/host"
+	"github.com/toolwall/toolwall/install"
 	"github.com/toolwall/toolwall/llm"
 	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
@@ -190,10 +191,10 @@ func New(opts Options) *Engine {
 	if cfg.Memory.Turns > 0 {
 		w.Turns = cfg.Memory.Turns
 	}
-	files := self.Files{Home: DefaultFiles(), Settings: HostSettings()}
+	files := self.Files{Own: SystemFiles(), Home: DefaultFiles(), Settings: HostSettings()}
 	var exists func(string) (bool, bool)
 	if opts.Places == Installed {
-		files.Own = append(installedFiles(cfg, opts.ConfigPath, e.state), opts.Protect...)
+		files.Own = append(append(files.Own, installedFiles(cfg, opts.ConfigPath, e.state)...), opts.Protect...)
 		exists = lstat
 	}
 	e.policy = policy.Elsewhere(cfg)
@@ -353,15 +354,27 @@ func StatePath(flag string, cfg *policy.Config) (string, error) {
 	return session.DefaultPath()
 }
 
+// binaries are toolwall's programs: the CLI, the hook client hosts run
+// (install writes its path into every host's settings), the model helper
+// and the network commands.
+var binaries = []string{"toolwall", "toolwall-hook", "toolwall-llm", "toolwall-net"}
+
 // DefaultFiles lists, relative to a home directory, where the README's
-// install puts toolwall's own files: the binaries `go install` writes
-// (toolwall and its model helper toolwall-llm), the configuration, the
-// state database with its WAL, shared-memory and lost-records files, the
-// audit store (database, WAL, shared memory, inbox) and the approvals.
+// install puts toolwall's own files: the binaries (`go install` writes
+// them to go/bin; ~/.local/bin and ~/bin are the other per-user program
+// directories), the configuration, the state database with its WAL,
+// shared-memory and lost-records files, the audit store (database, WAL,
+// shared memory, inbox), the approvals, and the resident's socket with
+// its pid and lock files when no runtime directory is set
+// (resident.Socket).
 func DefaultFiles() []string {
-	return []string{
-		"go/bin/toolwall",
-		"go/bin/toolwall-llm",
+	var out []string
+	for _, dir := range []string{"go/bin", ".local/bin", "bin"} {
+		for _, b := range binaries {
+			out = append(out, dir+"/"+b)
+		}
+	}
+	return append(out,
 		".config/toolwall/config.toml",
 		".local/state/toolwall/state.db",
 		".local/state/toolwall/state.db-wal",
@@ -373,7 +386,24 @@ func DefaultFiles() []string {
 		".local/state/toolwall/audit.jsonl",
 		".local/state/toolwall/approvals.jsonl",
 		".local/state/toolwall/approvals.jsonl.lock",
+		".local/state/toolwall/hook-*.sock",
+		".local/state/toolwall/hook-*.sock.pid",
+		".local/state/toolwall/hook-*.sock.lock",
+	)
+}
+
+// SystemFiles lists toolwall's own files outside any home: its binaries
+// in the system's program directories, and the resident's socket, pid
+// and lock files in a user's runtime directory (resident.Socket). A "*"
+// matches any one path element.
+func SystemFiles() []string {
+	var out []string
+	for _, dir := range []string{"/usr/local/bin", "/usr/bin", "/opt/homebrew/bin"} {
+		for _, b := range binaries {
+			out = append(out, dir+"/"+b)
+		}
 	}
+	return append(out, "/run/user/*/toolwall/hook-*.sock", "/run/user/*/toolwall/hook-*.sock.pid", "/run/user/*/toolwall/hook-*.sock.lock")
 }
 
 // HostSettings lists every agent host's hook settings files but Claude
@@ -413,6 +443,7 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 	if abs, err := filepath.Abs(state); err == nil && state != "" {
 		out = append(out, abs, abs+"-wal", abs+"-shm", abs+"-lost")
 	}
+	out = append(out, hookBinaries()...)
 	if exe, err := executable(); err == nil {
 		// The hook client, the model helper (llm/helper) and the network
 		// commands run from this binary's directory.
@@ -426,6 +457,33 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 	}
 	return out
 }
+
+// hookBinaries lists the binaries the hosts' settings run as toolwall's
+// hook, as `toolwall install` recorded them there (install.Find, in the
+// user's configuration of every host), and toolwall's other programs
+// beside each: an install elsewhere than this binary's is as much the
+// gate as this one. Read once per process.
+var hookBinaries = sync.OnceValue(func() []string {
+	home := UserHome()
+	if home == "" {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, name := range install.Hosts() {
+		for _, h := range install.Find(name, install.Options{Home: home}) {
+			if !filepath.IsAbs(h.Binary) || seen[h.Binary] {
+				continue
+			}
+			seen[h.Binary] = true
+			out = append(out, h.Binary)
+			for _, b := range binaries {
+				out = append(out, filepath.Join(filepath.Dir(h.Binary), b))
+			}
+		}
+	}
+	return out
+})
 
 // OpenState opens the SQLite state database at path with o
 // (session.Open); failures, and a file moved aside as unusable, are logged

@@ -393,8 +393,12 @@ func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Rep
 			tails[c.Parent] = append(tails[c.Parent], c)
 		}
 	}
-	for _, c := range in.Script.Commands {
+	for i, c := range in.Script.Commands {
 		what := c.Shown
+		if sig, ok := signalled(c, in.Script.Commands[i+1:], own); ok {
+			reportSignal(r, what(), sig)
+			continue
+		}
 		if f, deny, ok := indirect(c, own, ask, call.Home); ok && !c.Remote {
 			report(what, f, "Claude Code", deny)
 			continue

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -191,10 +192,11 @@ func New(opts Options) *Engine {
 	if cfg.Memory.Turns > 0 {
 		w.Turns = cfg.Memory.Turns
 	}
-	files := self.Files{Own: SystemFiles(), Home: DefaultFiles(), Settings: HostSettings()}
+	files := self.Files{Own: SystemFiles(), Home: DefaultFiles(), Settings: HostSettings(), Hooks: UserHooks()}
 	var exists func(string) (bool, bool)
 	if opts.Places == Installed {
 		files.Own = append(append(files.Own, installedFiles(cfg, opts.ConfigPath, e.state)...), opts.Protect...)
+		files.Hooked = hookedFiles()
 		exists = lstat
 	}
 	e.policy = policy.Elsewhere(cfg)
@@ -458,32 +460,64 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 	return out
 }
 
-// hookBinaries lists the binaries the hosts' settings run as toolwall's
-// hook, as `toolwall install` recorded them there (install.Find, in the
-// user's configuration of every host), and toolwall's other programs
-// beside each: an install elsewhere than this binary's is as much the
-// gate as this one. Read once per process.
-var hookBinaries = sync.OnceValue(func() []string {
+// installedHooks are toolwall's hooks in the user's configuration of
+// every host (install.Find), read once per process.
+var installedHooks = sync.OnceValue(func() []install.Hook {
 	home := UserHome()
 	if home == "" {
 		return nil
 	}
-	var out []string
-	seen := map[string]bool{}
+	var out []install.Hook
 	for _, name := range install.Hosts() {
-		for _, h := range install.Find(name, install.Options{Home: home}) {
-			if !filepath.IsAbs(h.Binary) || seen[h.Binary] {
-				continue
-			}
-			seen[h.Binary] = true
-			out = append(out, h.Binary)
-			for _, b := range binaries {
-				out = append(out, filepath.Join(filepath.Dir(h.Binary), b))
-			}
-		}
+		out = append(out, install.Find(name, install.Options{Home: home})...)
 	}
 	return out
 })
+
+// hookBinaries lists the binaries the hosts' settings run as toolwall's
+// hook, as `toolwall install` recorded them there, and toolwall's other
+// programs beside each: an install elsewhere than this binary's is as
+// much the gate as this one.
+func hookBinaries() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range installedHooks() {
+		if !filepath.IsAbs(h.Binary) || seen[h.Binary] {
+			continue
+		}
+		seen[h.Binary] = true
+		out = append(out, h.Binary)
+		for _, b := range binaries {
+			out = append(out, filepath.Join(filepath.Dir(h.Binary), b))
+		}
+	}
+	return out
+}
+
+// hookedFiles lists the user's settings files found holding toolwall's
+// hook (never nil: an empty list says none holds it).
+func hookedFiles() []string {
+	out := []string{}
+	for _, h := range installedHooks() {
+		if !slices.Contains(out, h.File) {
+			out = append(out, h.File)
+		}
+	}
+	return out
+}
+
+// UserHooks lists, relative to a home directory, every host's user
+// settings files where `toolwall install` registers the hook, for
+// self.Files: emptying or stripping one is refused (self.unhook).
+func UserHooks() []string {
+	var out []string
+	for _, s := range host.Settings() {
+		if s.User && !slices.Contains(out, s.Path) {
+			out = append(out, s.Path)
+		}
+	}
+	return out
+}
 
 // OpenState opens the SQLite state database at path with o
 // (session.Open); failures, and a file moved aside as unusable, are logged

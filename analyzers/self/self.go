@@ -46,6 +46,15 @@ type Files struct {
 	// asked about (RuleSettings). A "*" in the last element matches any
 	// file name there.
 	Settings []Setting
+	// Hooks are the user's settings files, relative to the home
+	// directory, where `toolwall install` registers the hook: emptying,
+	// removing or stripping one of them is refused (RuleUnhook) unless
+	// Hooked says it holds no hook.
+	Hooks []string
+	// Hooked are the settings files (absolute) found holding toolwall's
+	// hook; nil when nobody looked, and then every file of Hooks is
+	// presumed to hold it.
+	Hooked []string
 }
 
 // Setting is one agent host's settings file.
@@ -87,6 +96,7 @@ func New(files Files) *analysis.Analyzer {
 		own, ask      []string
 		policy        []string
 		at            []hostPath
+		hooks         hooks
 	}
 	var last atomic.Pointer[homed]
 	sets := hostSettings{list: slices.Clone(files.Settings), first: map[string]bool{}}
@@ -103,7 +113,13 @@ func New(files Files) *analysis.Analyzer {
 			h, p := in.Call.Home, in.Call.Project
 			l := last.Load()
 			if l == nil || l.home != h || l.project != p {
-				l = &homed{home: h, project: p, own: clean, ask: settings(in.Call), policy: policyFiles(in.Call), at: sets.under(h, p)}
+				l = &homed{home: h, project: p, own: clean, ask: settings(in.Call), policy: policyFiles(in.Call), at: sets.under(h, p),
+					hooks: hooks{known: files.Hooked}}
+				if h != "" {
+					for _, f := range files.Hooks {
+						l.hooks.presumed = append(l.hooks.presumed, path.Join(h, f))
+					}
+				}
 				if h != "" && len(rel) > 0 {
 					l.own = slices.Clone(clean)
 					for _, f := range rel {
@@ -114,7 +130,7 @@ func New(files Files) *analysis.Analyzer {
 			}
 			here := sets
 			here.at = l.at
-			run(protected{own: l.own, ask: l.ask, policy: l.policy}, here, in, r)
+			run(protected{own: l.own, ask: l.ask, policy: l.policy, hooks: l.hooks}, here, in, r)
 		},
 	}
 }
@@ -125,6 +141,8 @@ type protected struct {
 	// settings (RuleSettings), policy the project's policy file
 	// (RulePolicy).
 	own, ask, policy []string
+	// hooks say which settings files hold toolwall's hook.
+	hooks hooks
 }
 
 // policyFiles lists the project's own toolwall policy file for a call.
@@ -166,6 +184,8 @@ type target struct {
 	// depth bounds how deep below path a tree change reaches: find
 	// -maxdepth N gives N+1; 0 is no bound.
 	depth int
+	// empties: the file is left gone or empty (empties).
+	empties bool
 }
 
 // touches returns the first protected file t reaches.
@@ -344,8 +364,17 @@ func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Rep
 		r.Add(toolwall.Finding{Rule: RuleSettings, Category: "self", Score: 0.6, Action: toolwall.Ask,
 			Reason: fmt.Sprintf("%s needs confirmation: it would change %s, %s's settings, where toolwall's hook is configured. Ask the user to confirm the change.", what(), target, owner)})
 	}
+	// unhook: the call takes hooks out (code that drops them, a file
+	// tool's new content without toolwall's name).
+	settingsChange := func(what func() string, f, owner string, t target, unhook bool) {
+		if (t.empties || unhook) && files.hooks.holds(f) {
+			reportUnhook(r, what(), f, owner)
+			return
+		}
+		report(what, f, owner, false)
+	}
 	// what is the command as a reason shows it, made only for a finding.
-	judge := func(what func() string, t target) bool {
+	judge := func(what func() string, t target, unhook bool) bool {
 		if f, ok := t.touches(own); ok {
 			report(what, f, "", true)
 			return true
@@ -354,11 +383,11 @@ func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Rep
 			return false // an archive unpacked in the project names no settings file
 		}
 		if f, ok := t.touchesSettings(ask, call.Home); ok {
-			report(what, f, "Claude Code", false)
+			settingsChange(what, f, "Claude Code", t, unhook)
 			return true
 		}
 		if f, h, ok := t.touchesHosts(sets, call); ok {
-			report(what, f, h, false)
+			settingsChange(what, f, h, t, unhook)
 			return true
 		}
 		// Work over the whole project (a formatter, a recursive copy)
@@ -381,7 +410,7 @@ func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Rep
 			return
 		}
 		p = paths.Abs(paths.Expand(p, call.Home), call.Cwd)
-		judge(func() string { return call.Tool + " of " + p }, target{path: p})
+		judge(func() string { return call.Tool + " of " + p }, target{path: p}, unhooks(call))
 		return
 	}
 	if in.Script == nil {
@@ -393,6 +422,7 @@ func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Rep
 			tails[c.Parent] = append(tails[c.Parent], c)
 		}
 	}
+	dropping := slices.ContainsFunc(in.Script.Commands, dropsHooks)
 	for i, c := range in.Script.Commands {
 		what := c.Shown
 		if sig, ok := signalled(c, in.Script.Commands[i+1:], own); ok {
@@ -400,7 +430,11 @@ func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Rep
 			continue
 		}
 		if f, deny, ok := indirect(c, own, ask, call.Home); ok && !c.Remote {
-			report(what, f, "Claude Code", deny)
+			if deny {
+				report(what, f, "", true)
+			} else {
+				settingsChange(what, f, "Claude Code", target{path: f}, dropping)
+			}
 			continue
 		}
 		// Inline code names the policy file relative to where it runs.
@@ -409,7 +443,7 @@ func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Rep
 			continue
 		}
 		for _, t := range targets(c, tails[c]) {
-			if judge(what, t) {
+			if judge(what, t, dropping) {
 				break
 			}
 		}
@@ -539,9 +573,9 @@ func targets(c *shell.Command, tails []*shell.Command) []target {
 		}
 		switch e.Kind {
 		case shell.Writes, shell.Appends, shell.Modifies, shell.Links:
-			out = append(out, target{path: e.Path, tree: e.Recursive, names: names, unnamed: e.From == "tree"})
+			out = append(out, target{path: e.Path, tree: e.Recursive, names: names, unnamed: e.From == "tree", empties: empties(c, e)})
 		case shell.Deletes, shell.Moves:
-			out = append(out, target{path: e.Path, tree: e.Recursive || e.Kind == shell.Moves, names: names})
+			out = append(out, target{path: e.Path, tree: e.Recursive || e.Kind == shell.Moves, names: names, empties: empties(c, e)})
 		case shell.Chmods:
 			out = append(out, target{path: e.Path, tree: e.Recursive, names: names, chmod: true, mode: e.Mode})
 		}

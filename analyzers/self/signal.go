@@ -32,7 +32,7 @@ func signalled(c *shell.Command, after []*shell.Command, own []string) (string, 
 	switch v.Program().Root().Name {
 	case "kill":
 		dyn := false
-		for _, w := range c.Args[1:] {
+		for _, w := range tail(c) {
 			dyn = dyn || w.Dynamic
 		}
 		if !dyn || !lookedUp(after, own) {
@@ -63,7 +63,7 @@ func lookedUp(after []*shell.Command, own []string) bool {
 			return false
 		}
 		if n.Name == "pgrep" || n.Name == "pidof" {
-			for _, w := range n.Args[1:] {
+			for _, w := range tail(n) {
 				if namesToolwall(w) {
 					return true
 				}

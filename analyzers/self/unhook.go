@@ -1,0 +1,175 @@
+package self
+
+import (
+	"encoding/json"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/programs"
+	"github.com/toolwall/toolwall/shell"
+)
+
+// RuleUnhook (deny): a call would empty, remove or strip toolwall's hook
+// from an agent host's settings where it is registered.
+const RuleUnhook = "self.unhook"
+
+// hooks says which settings files hold toolwall's hook for one call.
+type hooks struct {
+	// known are the files found holding it (an installed engine reads the
+	// hosts' settings); nil when unknown.
+	known []string
+	// presumed are the user's settings files `toolwall install` writes
+	// (absolute), presumed to hold it when nothing is known.
+	presumed []string
+}
+
+// holds reports whether settings file f holds toolwall's hook: a file
+// written for toolwall alone (its name says toolwall: a plugin, a hooks
+// file of its own), a file found holding it, or, when nothing was looked
+// up, a user's settings file the install writes.
+func (h hooks) holds(f string) bool {
+	if strings.Contains(strings.ToLower(path.Base(f)), "toolwall") {
+		return true
+	}
+	if h.known != nil {
+		return slices.Contains(h.known, f)
+	}
+	return slices.Contains(h.presumed, f)
+}
+
+// empties reports whether effect e of command c leaves its file gone,
+// empty or without toolwall's name: a delete, a move away, a truncation
+// to size 0, /dev/null copied, linked or written over it, or a write
+// redirect of a command that prints nothing (: > f, true > f) or text
+// known in full that does not name toolwall (echo '{}' > f, a heredoc
+// to cat).
+func empties(c *shell.Command, e shell.Effect) bool {
+	switch e.Kind {
+	case shell.Deletes:
+		return true
+	case shell.Moves:
+		return e.Role == programs.Move
+	case shell.Writes, shell.Modifies, shell.Links:
+	default:
+		return false
+	}
+	for _, w := range tail(c) {
+		if !w.Dynamic && (w.Value == "/dev/null" || w.Value == "/dev/zero") {
+			return true
+		}
+	}
+	if v := c.Inv; v != nil && v.Program() != nil && v.Program().Root().Name == "truncate" {
+		for _, s := range v.Values("size") {
+			if n := strings.TrimLeft(s.Value, "<>/%"); !s.Dynamic && strings.Trim(n, "0") == "" && n != "" {
+				return true
+			}
+		}
+	}
+	if e.Role != programs.Unknown || !strings.Contains(e.From, ">") || strings.Contains(e.From, ">>") {
+		return false // not a redirect that replaces the file
+	}
+	switch c.Name {
+	case "", ":", "true", "false":
+		return true
+	case "echo", "printf":
+		// Text known in full that does not name toolwall replaces the
+		// hook's entries with something else ('{}', a new object).
+		for _, w := range tail(c) {
+			if w.Dynamic || strings.Contains(strings.ToLower(w.Value), "toolwall") {
+				return false
+			}
+		}
+		return true
+	case "cat":
+		if len(c.Args) > 1 {
+			return false
+		}
+		for _, r := range c.Redirects {
+			if r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<" {
+				body := r.Body
+				if r.Op == "<<<" {
+					if r.Target.Dynamic {
+						return false
+					}
+					body = r.Target.Value
+				}
+				return !strings.Contains(strings.ToLower(body), "toolwall")
+			}
+		}
+	}
+	return false
+}
+
+// dropping matches code that takes hooks out of a settings file: jq's
+// del(.hooks…), an assignment of nothing to .hooks, sed deleting the
+// lines that name toolwall or substituting the name away, Python's pop("hooks") or del s["hooks"],
+// JavaScript's delete s.hooks.
+var dropping = regexp.MustCompile(`(?i)del\s*\(\s*\.hooks|delpaths\s*\(\s*\[\s*\[\s*"hooks"|\.hooks(\.\w+)?\s*\|?=\s*(\{\s*\}|\[\s*\]|null|empty)|/[^/]*toolwall[^/]*/\s*d|s([/|#,])[^/|#,]*toolwall[^/|#,]*([/|#,])([/|#,]|g)|pop\(\s*["']hooks|del\s+\w+(\[[^\]]*\])*\[\s*["']hooks|delete\s+\w+(\.\w+)*\.hooks`)
+
+// dropsHooks reports whether c's arguments hold code that takes hooks
+// out of a settings file.
+func dropsHooks(c *shell.Command) bool {
+	for _, w := range tail(c) {
+		if !w.Dynamic && len(w.Value) < 8192 && dropping.MatchString(w.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// unhooks reports whether a file tool call leaves settings file f
+// without toolwall's hook: a Write whose content no longer names
+// toolwall, an Edit or MultiEdit that takes the name out.
+func unhooks(call toolwall.Call) bool {
+	switch call.Tool {
+	case toolwall.ToolWrite:
+		content, ok := call.Field("content")
+		return ok && !strings.Contains(strings.ToLower(content), "toolwall")
+	case toolwall.ToolEdit:
+		old, _ := call.Field("old_string")
+		repl, _ := call.Field("new_string")
+		return dropsName(old, repl)
+	case toolwall.ToolMultiEdit:
+		var in struct {
+			Edits []struct {
+				Old string `json:"old_string"`
+				New string `json:"new_string"`
+			} `json:"edits"`
+		}
+		if json.Unmarshal(call.Input, &in) != nil {
+			return false
+		}
+		for _, e := range in.Edits {
+			if dropsName(e.Old, e.New) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropsName reports whether replacing old by repl takes toolwall's name
+// out.
+func dropsName(old, repl string) bool {
+	return strings.Count(strings.ToLower(old), "toolwall") > strings.Count(strings.ToLower(repl), "toolwall")
+}
+
+// tail is c's arguments after the command word (none for a bare
+// redirect).
+func tail(c *shell.Command) []shell.Word {
+	if len(c.Args) < 2 {
+		return nil
+	}
+	return c.Args[1:]
+}
+
+// reportUnhook refuses taking toolwall's hook out of a host's settings.
+func reportUnhook(r *analysis.Report, what, target, owner string) {
+	r.Add(toolwall.Finding{Rule: RuleUnhook, Category: "self", Score: 0.95, Action: toolwall.Deny,
+		Reason: what + " was refused: it would empty, remove or take toolwall's hook out of " + target + ", " + owner +
+			"'s settings where the hook is registered; without it the host runs every tool call unchecked. Edit other settings in place and keep toolwall's hook entries; if the hook must go, ask the user to remove it (toolwall uninstall)."})
+}

@@ -178,6 +178,7 @@ func (a *run) command(c *shell.Command) {
 		a.consumes(c, prog)
 		a.stage(c, prog)
 		a.disk(c, prog)
+		a.fill(a.script.Commands, a.cur, c, prog)
 	}
 	a.writes(c, prog)
 }

@@ -25,6 +25,7 @@ var rules = []analysis.Rule{
 	{ID: "disk.overwrite", Action: toolwall.Deny, Protects: "block devices from being overwritten (dd, redirection, shred)", Example: "dd if=/dev/zero of=/dev/sda"},
 	{ID: "disk.format", Action: toolwall.Deny, Protects: "block devices from being formatted", Example: "mkfs.ext4 /dev/sda1"},
 	{ID: "disk.partition", Action: toolwall.Deny, Protects: "partition tables", Example: "sgdisk --zap-all /dev/sda"},
+	{ID: "disk.fill", Action: toolwall.Ask, Protects: "the disk from being filled (a full disk stops toolwall's session memory, the agent's files and every build): space allocated or bytes copied from an endless source above 10 GiB, or with no bound", Example: "fallocate -l 100G ~/.local/state/fill"},
 	{ID: "disk.dynamic-device", Action: toolwall.Ask, Protects: "against a disk write whose device is only known at run time", Example: "dd if=img of=$DEV"},
 	{ID: "rm.system-file", Action: toolwall.Ask, Protects: "system configuration files (/etc, /usr/local/etc, /var/spool, /var/mail) deleted or emptied one by one", Example: "rm -f /etc/hosts"},
 	{ID: "fork-bomb.unbounded", Action: toolwall.Ask, Protects: "the machine from a command that starts as many processes as it can (xargs -P 0, parallel -j 0)", Example: "yes | xargs -P0 -n1 true"},

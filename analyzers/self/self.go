@@ -603,10 +603,12 @@ func targets(c *shell.Command, tails []*shell.Command) []target {
 			}
 		}
 	}
-	// A program not in the catalog: an operand naming the file exactly.
+	// A program not in the catalog: an operand naming the file exactly
+	// (a pattern such as /usr/bin/* names every program there, toolwall's
+	// among them, without aiming at any).
 	if c.Inv != nil && c.Inv.Program() == nil && !readOnly[c.Name] && !c.Remote {
 		for _, w := range c.Args[1:] {
-			if !w.Dynamic && w.Value != "" && !strings.HasPrefix(w.Value, "-") {
+			if !w.Dynamic && w.Value != "" && !strings.HasPrefix(w.Value, "-") && !strings.ContainsAny(w.Value, "*?[") {
 				out = append(out, target{path: paths.Abs(w.Value, c.Cwd)})
 			}
 		}

@@ -423,9 +423,9 @@ func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Rep
 		}
 	}
 	dropping := slices.ContainsFunc(in.Script.Commands, dropsHooks)
-	for i, c := range in.Script.Commands {
+	for _, c := range in.Script.Commands {
 		what := c.Shown
-		if sig, ok := signalled(c, in.Script.Commands[i+1:], own); ok {
+		if sig, ok := signalled(c, in.Script.Commands, own); ok {
 			reportSignal(r, what(), sig)
 			continue
 		}
@@ -600,6 +600,17 @@ func targets(c *shell.Command, tails []*shell.Command) []target {
 				if start.Path != "" && start.From == "operand" {
 					out = append(out, target{path: start.Path, tree: true, names: names, depth: depth})
 				}
+			}
+		}
+	}
+	// git rm and git mv take files out of the work tree, or move them,
+	// as rm and mv do (the catalog reads their operands as pathspecs).
+	if v := c.Inv; v != nil && v.Program() != nil && v.Program().Root().Name == "git" && (v.Sub("rm") || v.Sub("mv")) && !v.Has("cached", "dry-run") && !c.Remote {
+		ops := v.OperandsOf(programs.None)
+		for i, w := range ops {
+			if !w.Dynamic && w.Value != "" {
+				// git mv's last operand is where the files go.
+				out = append(out, target{path: paths.Abs(w.Value, c.Cwd), empties: v.Sub("rm") || i < len(ops)-1})
 			}
 		}
 	}

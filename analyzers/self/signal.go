@@ -1,6 +1,7 @@
 package self
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/toolwall/toolwall"
@@ -24,7 +25,7 @@ var freezes = map[string]bool{"STOP": true, "TSTP": true, "TTIN": true, "TTOU": 
 // a pattern naming toolwall, or kill of pids a substitution of the same
 // line looks up (pgrep or pidof of toolwall, a read of one of toolwall's
 // own files, such as the resident's pid file).
-func signalled(c *shell.Command, after []*shell.Command, own []string) (string, bool) {
+func signalled(c *shell.Command, all []*shell.Command, own []string) (string, bool) {
 	v := c.Inv
 	if v == nil || v.Program() == nil || c.Remote {
 		return "", false
@@ -35,7 +36,7 @@ func signalled(c *shell.Command, after []*shell.Command, own []string) (string, 
 		for _, w := range tail(c) {
 			dyn = dyn || w.Dynamic
 		}
-		if !dyn || !lookedUp(after, own) {
+		if !dyn || !lookedUp(all, own) {
 			return "", false
 		}
 	case "pkill":
@@ -44,7 +45,7 @@ func signalled(c *shell.Command, after []*shell.Command, own []string) (string, 
 		}
 		named := false
 		for k := range v.Operands {
-			named = named || namesToolwall(v.Operand(k))
+			named = named || matchesToolwall(v.Operand(k), c.Name != "killall" || v.Has("regexp"), v.Has("full"))
 		}
 		if !named {
 			return "", false
@@ -55,16 +56,25 @@ func signalled(c *shell.Command, after []*shell.Command, own []string) (string, 
 	return signalOf(v), true
 }
 
-// lookedUp reports whether the substitutions that follow a kill (the
-// commands reached through "$()" right after it) find toolwall's pids.
-func lookedUp(after []*shell.Command, own []string) bool {
-	for _, n := range after {
+// lookedUp reports whether the line looks toolwall's pids up for a kill
+// to use (in a substitution, or a variable set from one): pgrep or
+// pidof of toolwall, or a read of one of toolwall's own files (the
+// resident's pid file).
+func lookedUp(all []*shell.Command, own []string) bool {
+	for _, n := range all {
 		if n.Via != "$()" {
-			return false
+			continue
 		}
-		if n.Name == "pgrep" || n.Name == "pidof" {
+		switch {
+		case n.Name == "pgrep" && n.Inv != nil:
+			for k := range n.Inv.Operands {
+				if matchesToolwall(n.Inv.Operand(k), true, n.Inv.Has("full")) {
+					return true
+				}
+			}
+		case n.Name == "pidof":
 			for _, w := range tail(n) {
-				if namesToolwall(w) {
+				if matchesToolwall(w, false, false) {
 					return true
 				}
 			}
@@ -80,9 +90,39 @@ func lookedUp(after []*shell.Command, own []string) bool {
 	return false
 }
 
-// namesToolwall reports whether a process pattern names toolwall.
-func namesToolwall(w shell.Word) bool {
-	return !w.Dynamic && strings.Contains(strings.ToLower(w.Value), "toolwall")
+// commandLines are how toolwall's long-running processes appear to a
+// process search with -f (full): their command lines.
+var commandLines = []string{"toolwall resident", "toolwall-hook hook", "toolwall mcp-proxy", "toolwall serve"}
+
+// matchesToolwall reports whether a process pattern selects toolwall's
+// processes: it names toolwall, or as a regular expression (pkill,
+// pgrep) it matches toolwall's name, or with full its command line
+// (pkill -f resident).
+func matchesToolwall(w shell.Word, regex, full bool) bool {
+	if w.Dynamic || w.Value == "" {
+		return false
+	}
+	if strings.Contains(strings.ToLower(w.Value), "toolwall") {
+		return true
+	}
+	if !regex || len(w.Value) > 256 {
+		return false
+	}
+	re, err := regexp.Compile(w.Value)
+	if err != nil {
+		return false
+	}
+	if re.MatchString("toolwall") || re.MatchString("toolwall-hook") {
+		return true
+	}
+	if full {
+		for _, l := range commandLines {
+			if re.MatchString(l) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // signalOf is the signal a kill, pkill or killall sends, upper case
@@ -95,8 +135,8 @@ func signalOf(v *shell.Invocation) string {
 			s = o.Spelling
 		case o.Name == "s" || o.Name == "n" || o.Name == "signal":
 			s = v.Value(o).Value
-		case !o.Known && !o.Dynamic:
-			s = o.Name
+		case !o.Known && !o.Dynamic && o.Word < len(v.Args):
+			s = v.Args[o.Word].Value // the whole word: -19 is one signal, not a bundle
 		default:
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -461,18 +462,32 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 }
 
 // installedHooks are toolwall's hooks in the user's configuration of
-// every host (install.Find), read once per process.
-var installedHooks = sync.OnceValue(func() []install.Hook {
+// every host (install.Find), read once per home directory (a resident
+// serves one user).
+func installedHooks() []install.Hook {
 	home := UserHome()
 	if home == "" {
 		return nil
+	}
+	if h := hooksRead.Load(); h != nil && h.home == home {
+		return h.hooks
 	}
 	var out []install.Hook
 	for _, name := range install.Hosts() {
 		out = append(out, install.Find(name, install.Options{Home: home})...)
 	}
+	hooksRead.Store(&homeHooks{home: home, hooks: out})
 	return out
-})
+}
+
+// homeHooks are the hooks found under one home.
+type homeHooks struct {
+	home  string
+	hooks []install.Hook
+}
+
+// hooksRead is the last reading of installedHooks.
+var hooksRead atomic.Pointer[homeHooks]
 
 // hookBinaries lists the binaries the hosts' settings run as toolwall's
 // hook, as `toolwall install` recorded them there, and toolwall's other

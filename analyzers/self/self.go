@@ -425,6 +425,9 @@ func run(files protected, sets hostSettings, in *analysis.Input, r *analysis.Rep
 	dropping := slices.ContainsFunc(in.Script.Commands, dropsHooks)
 	for _, c := range in.Script.Commands {
 		what := c.Shown
+		if toolwallCommand(c, own, r) {
+			continue
+		}
 		if sig, ok := signalled(c, in.Script.Commands, own); ok {
 			reportSignal(r, what(), sig)
 			continue

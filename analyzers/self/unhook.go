@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/programs"
 	"github.com/toolwall/toolwall/shell"
 )
@@ -172,4 +173,64 @@ func reportUnhook(r *analysis.Report, what, target, owner string) {
 	r.Add(toolwall.Finding{Rule: RuleUnhook, Category: "self", Score: 0.95, Action: toolwall.Deny,
 		Reason: what + " was refused: it would empty, remove or take toolwall's hook out of " + target + ", " + owner +
 			"'s settings where the hook is registered; without it the host runs every tool call unchecked. Edit other settings in place and keep toolwall's hook entries; if the hook must go, ask the user to remove it (toolwall uninstall)."})
+}
+
+// toolwallCommand judges toolwall's own commands that change the hooks:
+// `toolwall uninstall` takes them out (refused), `toolwall install
+// --binary X` or an install run from another copy of toolwall points
+// them at another program (refused), a plain `toolwall install` writes
+// the hosts' settings (asked). toolwall-hook runs toolwall's commands,
+// and go run of toolwall's main package is toolwall too.
+func toolwallCommand(c *shell.Command, own []string, r *analysis.Report) bool {
+	if c.Remote || len(c.Args) == 0 || c.Args[0].Dynamic {
+		return false
+	}
+	args := tail(c)
+	name := c.Name
+	if name == "go" && len(args) > 1 && args[0].Value == "run" {
+		for i, w := range args[1:] {
+			if !strings.HasPrefix(w.Value, "-") {
+				name, args = path.Base(strings.TrimSuffix(w.Value, "/")), args[i+2:]
+				break
+			}
+		}
+	}
+	if name != "toolwall" && name != "toolwall-hook" {
+		return false
+	}
+	sub, rest := "", []shell.Word(nil)
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		if v == "--config" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(v, "-") {
+			sub, rest = v, args[i+1:]
+			break
+		}
+	}
+	what := c.Shown()
+	switch sub {
+	case "uninstall":
+		r.Add(toolwall.Finding{Rule: RuleUnhook, Category: "self", Score: 0.95, Action: toolwall.Deny,
+			Reason: what + " was refused: it takes toolwall's hook out of the agent hosts' settings, and the host then runs every tool call unchecked. Only the user uninstalls toolwall; ask them."})
+		return true
+	case "install":
+		// A copy run by its path is toolwall's own when it is one of
+		// toolwall's binaries (~/go/bin/toolwall).
+		other := name != c.Name || strings.Contains(c.Args[0].Value, "/") && !slices.Contains(own, paths.Abs(c.Args[0].Value, c.Cwd))
+		for _, w := range rest {
+			other = other || w.Dynamic || w.Value == "--binary" || strings.HasPrefix(w.Value, "--binary=")
+		}
+		if other {
+			r.Add(toolwall.Finding{Rule: RuleUnhook, Category: "self", Score: 0.95, Action: toolwall.Deny,
+				Reason: what + " was refused: it points the hosts' hook at a program the call chooses (--binary, or a copy of toolwall run by its path), which then decides every tool call. Only the user installs toolwall; ask them."})
+			return true
+		}
+		r.Add(toolwall.Finding{Rule: RuleSettings, Category: "self", Score: 0.6, Action: toolwall.Ask,
+			Reason: what + " needs confirmation: it writes toolwall's hook into the agent hosts' settings. Ask the user to confirm it."})
+		return true
+	}
+	return false
 }

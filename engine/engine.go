@@ -9,6 +9,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -198,6 +199,7 @@ func New(opts Options) *Engine {
 	if opts.Places == Installed {
 		files.Own = append(append(files.Own, installedFiles(cfg, opts.ConfigPath, e.state)...), opts.Protect...)
 		files.Hooked = hookedFiles()
+		files.HookedIn = projectHooked
 		exists = lstat
 	}
 	e.policy = policy.Elsewhere(cfg)
@@ -516,6 +518,23 @@ func hookedFiles() []string {
 	for _, h := range installedHooks() {
 		if !slices.Contains(out, h.File) {
 			out = append(out, h.File)
+		}
+	}
+	return out
+}
+
+// projectHooked lists project's settings files that hold toolwall's hook
+// (`toolwall install --project` writes them), as install.Find reads them.
+func projectHooked(project string) []string {
+	var out []string
+	if !filepath.IsAbs(project) {
+		return nil
+	}
+	for _, name := range install.Hosts() {
+		for _, h := range install.Find(name, install.Options{Home: UserHome(), Project: project}) {
+			if strings.HasPrefix(h.File, project+string(filepath.Separator)) && !slices.Contains(out, h.File) {
+				out = append(out, h.File)
+			}
 		}
 	}
 	return out

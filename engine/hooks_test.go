@@ -32,6 +32,8 @@ func TestInstalledHooks(t *testing.T) {
 	}
 	write(".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"'/opt/tw/bin/toolwall-hook' hook claude-code","timeout":10}]}]}}`)
 	write(".gemini/settings.json", `{"theme":"dark"}`)
+	write("app/.codex/hooks.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"'/opt/tw/bin/toolwall-hook' hook codex","timeout":10}]}]}}`)
+	write("app/.claude/settings.local.json", `{"model":"opus"}`)
 	e := New(Options{Places: Installed, Memory: NoMemory, State: filepath.Join(home, "state.db")})
 	defer e.Close()
 	for _, row := range analysistest.ReadTSV(t, "installed-hooks.tsv", 3) {

@@ -55,6 +55,10 @@ type Files struct {
 	// hook; nil when nobody looked, and then every file of Hooks is
 	// presumed to hold it.
 	Hooked []string
+	// HookedIn, when set, lists a project's settings files found holding
+	// toolwall's hook (`toolwall install --project`); it is called only
+	// when a call changes one of a host's settings files.
+	HookedIn func(project string) []string
 }
 
 // Setting is one agent host's settings file.
@@ -114,7 +118,7 @@ func New(files Files) *analysis.Analyzer {
 			l := last.Load()
 			if l == nil || l.home != h || l.project != p {
 				l = &homed{home: h, project: p, own: clean, ask: settings(in.Call), policy: policyFiles(in.Call), at: sets.under(h, p),
-					hooks: hooks{known: files.Hooked}}
+					hooks: hooks{known: files.Hooked, in: files.HookedIn, project: p}}
 				if h != "" {
 					for _, f := range files.Hooks {
 						l.hooks.presumed = append(l.hooks.presumed, path.Join(h, f))

@@ -26,6 +26,10 @@ type hooks struct {
 	// presumed are the user's settings files `toolwall install` writes
 	// (absolute), presumed to hold it when nothing is known.
 	presumed []string
+	// in, when set, lists the project's settings files holding it
+	// (read only when a call changes one).
+	in      func(project string) []string
+	project string
 }
 
 // holds reports whether settings file f holds toolwall's hook: a file
@@ -36,8 +40,8 @@ func (h hooks) holds(f string) bool {
 	if strings.Contains(strings.ToLower(path.Base(f)), "toolwall") {
 		return true
 	}
-	if h.known != nil {
-		return slices.Contains(h.known, f)
+	if h.known != nil || h.in != nil {
+		return slices.Contains(h.known, f) || h.in != nil && h.project != "" && slices.Contains(h.in(h.project), f)
 	}
 	return slices.Contains(h.presumed, f)
 }
@@ -107,9 +111,11 @@ func empties(c *shell.Command, e shell.Effect) bool {
 
 // dropping matches code that takes hooks out of a settings file: jq's
 // del(.hooks…), an assignment of nothing to .hooks, sed deleting the
-// lines that name toolwall or substituting the name away, Python's pop("hooks") or del s["hooks"],
-// JavaScript's delete s.hooks.
-var dropping = regexp.MustCompile(`(?i)del\s*\(\s*\.hooks|delpaths\s*\(\s*\[\s*\[\s*"hooks"|\.hooks(\.\w+)?\s*\|?=\s*(\{\s*\}|\[\s*\]|null|empty)|/[^/]*toolwall[^/]*/\s*d|s([/|#,])[^/|#,]*toolwall[^/|#,]*([/|#,])([/|#,]|g)|pop\(\s*["']hooks|del\s+\w+(\[[^\]]*\])*\[\s*["']hooks|delete\s+\w+(\.\w+)*\.hooks`)
+// lines that name toolwall or substituting the name away, Python's
+// pop("hooks") or del s["hooks"], JavaScript's delete s.hooks, and the switches that turn every hook
+// off (disableAllHooks = true, Gemini CLI's hooksConfig.enabled or
+// tools.enableHooks = false).
+var dropping = regexp.MustCompile(`(?i)del\s*\(\s*\.hooks|delpaths\s*\(\s*\[\s*\[\s*"hooks"|\.hooks(\.\w+)?\s*\|?=\s*(\{\s*\}|\[\s*\]|null|empty)|/[^/]*toolwall[^/]*/\s*d|s([/|#,])[^/|#,]*toolwall[^/|#,]*([/|#,])([/|#,]|g)|pop\(\s*["']hooks|del\s+\w+(\[[^\]]*\])*\[\s*["']hooks|delete\s+\w+(\.\w+)*\.hooks|disableallhooks["'\]]*\s*\|?[=:]\s*true|(hooksconfig\.enabled|enablehooks)["'\]]*\s*\|?[=:]\s*false`)
 
 // dropsHooks reports whether c's arguments hold code that takes hooks
 // out of a settings file.

@@ -376,7 +376,7 @@ func DefaultFiles() []string {
 	var out []string
 	for _, dir := range []string{"go/bin", ".local/bin", "bin"} {
 		for _, b := range binaries {
-			out = append(out, dir+"/"+b)
+			out = append(out, dir+"/"+b, dir+"/"+b+".exe") // .exe: go install on Windows
 		}
 	}
 	return append(out,

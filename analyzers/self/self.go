@@ -624,7 +624,7 @@ func targets(c *shell.Command, tails []*shell.Command) []target {
 	// A program not in the catalog: an operand naming the file exactly
 	// (a pattern such as /usr/bin/* names every program there, toolwall's
 	// among them, without aiming at any).
-	if c.Inv != nil && c.Inv.Program() == nil && !readOnly[c.Name] && !c.Remote {
+	if c.Inv != nil && c.Inv.Program() == nil && !readOnly[c.Name] && !readOnlyCmdlet(c.Name) && !c.Remote {
 		for _, w := range c.Args[1:] {
 			if !w.Dynamic && w.Value != "" && !strings.HasPrefix(w.Value, "-") && !strings.ContainsAny(w.Value, "*?[") {
 				out = append(out, target{path: paths.Abs(w.Value, c.Cwd)})
@@ -637,6 +637,21 @@ func targets(c *shell.Command, tails []*shell.Command) []target {
 // readOnly are programs outside the catalog that only read what they
 // name.
 var readOnly = map[string]bool{"toolwall": true, "which": true, "type": true, "hash": true}
+
+// readOnlyCmdlet reports a PowerShell cmdlet kept by its own name (not
+// read as a program of the catalog) whose verb only looks: Get-Item,
+// Test-Path, Resolve-Path, Get-FileHash.
+func readOnlyCmdlet(name string) bool {
+	verb, _, ok := strings.Cut(name, "-")
+	if !ok {
+		return false
+	}
+	switch verb {
+	case "get", "test", "resolve", "find", "search", "show", "measure", "compare", "select", "read", "format", "split", "join", "convertfrom", "convertto":
+		return true
+	}
+	return false
+}
 
 // interpreters run code given on their command line.
 var interpreters = map[string]bool{

@@ -84,6 +84,13 @@ type Setting struct {
 // a protected file elsewhere touch nothing. A program not in the catalog
 // touches a protected file when one of its operands names it exactly.
 // Commands on another host or in a container touch nothing here.
+//
+// A change that leaves a host's settings file where the hook is
+// registered gone, empty or without toolwall's name (empties,
+// dropsHooks, unhooks) is refused as RuleUnhook, other changes of it
+// asked as RuleSettings; a change of the project's .toolwall.toml is
+// asked as RulePolicy; a signal to toolwall's processes is judged by
+// signalled, toolwall's own uninstall and install by toolwallCommand.
 func New(files Files) *analysis.Analyzer {
 	var clean []string
 	for _, p := range files.Own {
@@ -111,7 +118,7 @@ func New(files Files) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:  "self",
 		Rules: rules,
-		Doc:   "refuses changes to toolwall's own configuration, state and binary; asks before changes to Claude Code's settings",
+		Doc:   "refuses changes to toolwall's own configuration, state and binaries, stopping its processes and taking its hook out of a host's settings; asks before other changes to the hosts' settings and to the project's .toolwall.toml",
 		Tools: []string{toolwall.ToolBash, toolwall.ToolWrite, toolwall.ToolEdit, toolwall.ToolMultiEdit, toolwall.ToolNotebookEdit},
 		Run: func(_ context.Context, in *analysis.Input, r *analysis.Report) {
 			h, p := in.Call.Home, in.Call.Project

@@ -30,7 +30,8 @@ func endless(p string) bool {
 // source (dd's bs × count, head -c N /dev/zero, the catalog's fill-size
 // of a printer reading one) to a file, or an endless source copied with
 // no bound at all (dd if=/dev/zero without count, cat /dev/zero > f,
-// yes > f). From FillThreshold on, or unbounded, it asks (disk.fill).
+// yes > f). From FillThreshold on, unbounded, or with a size only known
+// at run time, it asks (disk.fill).
 // Writes to devices are the disk.* rules' (a block device) or harmless
 // (/dev/null); truncate's size is sparse and takes no space.
 func (a *run) fill(all []*shell.Command, i int, c *shell.Command, prog string) {
@@ -48,7 +49,7 @@ func (a *run) fill(all []*shell.Command, i int, c *shell.Command, prog string) {
 		return
 	}
 	var size float64
-	bounded := true
+	bounded, dynamic := true, false
 	switch {
 	case c.Inv.Has("punch-hole", "dig-holes", "collapse-range"):
 		return
@@ -67,8 +68,12 @@ func (a *run) fill(all []*shell.Command, i int, c *shell.Command, prog string) {
 				bs = n
 			}
 		}
+		if count[len(count)-1].Dynamic {
+			bounded, dynamic = false, true // a count only known at run time
+			break
+		}
 		n, ok := parseSize(count[len(count)-1].Value, true)
-		if !ok || count[len(count)-1].Dynamic {
+		if !ok {
 			return
 		}
 		size = bs * n
@@ -78,8 +83,12 @@ func (a *run) fill(all []*shell.Command, i int, c *shell.Command, prog string) {
 		}
 		v := c.Inv.Values("fill-size")
 		w := v[len(v)-1]
+		if w.Dynamic {
+			bounded, dynamic = false, true
+			break
+		}
 		n, ok := parseSize(strings.TrimPrefix(w.Value, "+"), false)
-		if !ok || w.Dynamic {
+		if !ok {
 			return
 		}
 		size = n
@@ -92,7 +101,10 @@ func (a *run) fill(all []*shell.Command, i int, c *shell.Command, prog string) {
 		return
 	}
 	how := "it writes " + humanSize(size) + " to " + file
-	if !bounded {
+	switch {
+	case dynamic:
+		how = "it fills " + file + " with a size only known at run time"
+	case !bounded:
 		how = "it copies an endless stream of bytes to " + file + " until the disk is full"
 	}
 	a.ask("disk.fill", quote(c)+" needs confirmation: "+how+"; a full disk stops toolwall's session memory and audit log, the agent's own files and every build with it. "+

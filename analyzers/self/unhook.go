@@ -117,11 +117,27 @@ func empties(c *shell.Command, e shell.Effect) bool {
 // tools.enableHooks = false).
 var dropping = regexp.MustCompile(`(?i)del\s*\(\s*\.hooks|delpaths\s*\(\s*\[\s*\[\s*"hooks"|\.hooks(\.\w+)?\s*\|?=\s*(\{\s*\}|\[\s*\]|null|empty)|/[^/]*toolwall[^/]*/\s*d|s([/|#,])[^/|#,]*toolwall[^/|#,]*([/|#,])([/|#,]|g)|pop\(\s*["']hooks|del\s+\w+(\[[^\]]*\])*\[\s*["']hooks|delete\s+\w+(\.\w+)*\.hooks|disableallhooks["'\]]*\s*\|?[=:]\s*true|(hooksconfig\.enabled|enablehooks)["'\]]*\s*\|?[=:]\s*false`)
 
+// editors are programs whose arguments hold the edit they make to a
+// file (a filter, a script, inline code).
+var editors = map[string]bool{
+	"jq": true, "yq": true, "gojq": true, "jaq": true, "sed": true, "gsed": true, "perl": true, "python": true, "node": true,
+	"ruby": true, "awk": true, "gawk": true, "mawk": true, "ex": true, "vim": true, "nvim": true, "vi": true, "deno": true, "bun": true,
+}
+
 // dropsHooks reports whether c's arguments hold code that takes hooks
-// out of a settings file.
+// out of a settings file, or an editor's code that names toolwall (an
+// edit of toolwall's own entries: taken out, or pointed at another
+// program).
 func dropsHooks(c *shell.Command) bool {
+	editor := false
+	if c.Inv != nil && c.Inv.Program() != nil {
+		editor = editors[c.Inv.Program().Root().Name]
+	}
 	for _, w := range tail(c) {
-		if !w.Dynamic && len(w.Value) < 8192 && dropping.MatchString(w.Value) {
+		if w.Dynamic || len(w.Value) >= 8192 {
+			continue
+		}
+		if dropping.MatchString(w.Value) || editor && strings.Contains(strings.ToLower(w.Value), "toolwall") {
 			return true
 		}
 	}
@@ -159,10 +175,22 @@ func unhooks(call toolwall.Call) bool {
 	return false
 }
 
-// dropsName reports whether replacing old by repl takes toolwall's name
-// out.
+// dropsName reports whether replacing old by repl changes toolwall's
+// entries: the lines that name toolwall differ (one taken out, or its
+// command pointed elsewhere).
 func dropsName(old, repl string) bool {
-	return strings.Count(strings.ToLower(old), "toolwall") > strings.Count(strings.ToLower(repl), "toolwall")
+	return !slices.Equal(named(old), named(repl))
+}
+
+// named are the lines of s that name toolwall, trimmed, in order.
+func named(s string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.ToLower(s), "\n") {
+		if strings.Contains(l, "toolwall") {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	return out
 }
 
 // tail is c's arguments after the command word (none for a bare
@@ -177,8 +205,8 @@ func tail(c *shell.Command) []shell.Word {
 // reportUnhook refuses taking toolwall's hook out of a host's settings.
 func reportUnhook(r *analysis.Report, what, target, owner string) {
 	r.Add(toolwall.Finding{Rule: RuleUnhook, Category: "self", Score: 0.95, Action: toolwall.Deny,
-		Reason: what + " was refused: it would empty, remove or take toolwall's hook out of " + target + ", " + owner +
-			"'s settings where the hook is registered; without it the host runs every tool call unchecked. Edit other settings in place and keep toolwall's hook entries; if the hook must go, ask the user to remove it (toolwall uninstall)."})
+		Reason: what + " was refused: it would empty or remove " + target + ", " + owner +
+			"'s settings where toolwall's hook is registered, or take out or change the hook's entries there; without them the host runs every tool call unchecked, or runs another program in toolwall's place. Edit other settings and leave toolwall's entries as they are; if the hook must change, ask the user (toolwall install, toolwall uninstall)."})
 }
 
 // toolwallCommand judges toolwall's own commands that change the hooks:

@@ -541,17 +541,10 @@ func projectHooked(project string) []string {
 }
 
 // UserHooks lists, relative to a home directory, every host's user
-// settings files where `toolwall install` registers the hook, for
-// self.Files: emptying or stripping one is refused (self.unhook).
-func UserHooks() []string {
-	var out []string
-	for _, s := range host.Settings() {
-		if s.User && !slices.Contains(out, s.Path) {
-			out = append(out, s.Path)
-		}
-	}
-	return out
-}
+// settings files where `toolwall install` writes the hook
+// (install.Files), for self.Files: emptying or stripping one is refused
+// (self.unhook) where nothing says it holds no hook.
+func UserHooks() []string { return install.Files(false) }
 
 // OpenState opens the SQLite state database at path with o
 // (session.Open); failures, and a file moved aside as unusable, are logged

@@ -335,6 +335,26 @@ func Hosts() []string {
 	return out
 }
 
+// Files lists, relative to the base directory (the home for a user's
+// install, the project for --project), every file an install writes
+// toolwall's hook into, for every host ("/" separated).
+func Files(project bool) []string {
+	base := "/base"
+	o := Options{Home: base}
+	if project {
+		o.Project = base
+	}
+	var out []string
+	for _, h := range hosts {
+		for _, x := range opsFor(h, o) {
+			if rel, ok := strings.CutPrefix(filepath.ToSlash(x.file()), base+"/"); ok && !slices.Contains(out, rel) {
+				out = append(out, rel)
+			}
+		}
+	}
+	return out
+}
+
 // Note returns what a person must still do after installing host name
 // ("" when nothing).
 func Note(name string) string {

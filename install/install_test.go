@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -464,5 +465,24 @@ func TestOpenCodeXDG(t *testing.T) {
 	}
 	if left := snapshot(t, home); len(left) != 0 {
 		t.Errorf("install wrote under the home: %v", left)
+	}
+}
+
+// TestFiles: the files an install writes the hook into are listed per
+// scope, relative to the home or the project, for every host.
+func TestFiles(t *testing.T) {
+	for _, c := range []struct {
+		project bool
+		want    []string
+	}{
+		{false, []string{".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json", ".config/opencode/plugin/toolwall.js", ".copilot/hooks/toolwall.json"}},
+		{true, []string{".claude/settings.json", ".github/hooks/toolwall.json", ".opencode/plugin/toolwall.js", ".clinerules/hooks/PreToolUse"}},
+	} {
+		got := Files(c.project)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("Files(%v) = %v, lacks %s", c.project, got, w)
+			}
+		}
 	}
 }

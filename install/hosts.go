@@ -347,6 +347,9 @@ func Files(project bool) []string {
 	var out []string
 	for _, h := range hosts {
 		for _, x := range opsFor(h, o) {
+			if _, gone := x.(retired); gone {
+				continue // a file install takes out, not one it writes
+			}
 			if rel, ok := strings.CutPrefix(filepath.ToSlash(x.file()), base+"/"); ok && !slices.Contains(out, rel) {
 				out = append(out, rel)
 			}

@@ -196,7 +196,10 @@ func (t *Tracer) Run(ctx context.Context, shell, src string) (*Run, error) {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		if m := notFound.FindStringSubmatch(sc.Text()); m != nil {
-			r.Missing = append(r.Missing, m[1])
+			// two children of a pipeline may write their messages
+			// at once: a message's pieces can interleave
+			name := strings.TrimSpace(strings.ReplaceAll(m[1], "not found", ""))
+			r.Missing = append(r.Missing, name)
 		}
 	}
 	return r, nil

@@ -73,7 +73,10 @@
 //	prints WHAT [if COND]  what it prints, for the dry run: tmpdir,
 //	                       tmpfile (a fresh temporary path), cwd, user,
 //	                       home, nothing, stdin (what it reads: cat with
-//	                       no file), secret (a credential: gh auth token)
+//	                       no file), secret (a credential: gh auth token),
+//	                       shellenv (shell code of its own making that
+//	                       sets up its environment, which users eval:
+//	                       ssh-agent, pyenv init -, brew shellenv)
 //	opt SPELLING… [= NAME] [-> ROLE] [ends]
 //	                       an option; spellings are -x (a switch), -x:
 //	                       (takes a value, attached or the next word),

@@ -323,7 +323,7 @@ func parseEntries(file, text string, first int) ([]*Program, error) {
 		case "prints":
 			what, cond, _ := strings.Cut(rest, " if ")
 			switch what = strings.TrimSpace(what); what {
-			case "tmpdir", "tmpfile", "cwd", "user", "home", "nothing", "secret", "stdin":
+			case "tmpdir", "tmpfile", "cwd", "user", "home", "nothing", "secret", "stdin", "shellenv":
 				cur.Prints, cur.PrintsIf = what, parseCond(cond)
 			default:
 				return nil, fail("unknown prints %q", rest)

@@ -142,7 +142,9 @@ type Program struct {
 	ShellConfig []string
 	// Prints is what it prints, for the dry run ("tmpdir", "cwd", …), when
 	// PrintsIf holds; "secret" marks a command whose output is a
-	// credential (gh auth token).
+	// credential (gh auth token), "shellenv" one whose output is shell
+	// code of its own that sets up its environment (eval "$(pyenv init
+	// -)" runs nothing from elsewhere).
 	Prints   string
 	PrintsIf []Cond
 	// Lang is the language of its Code, Exec and stdin operands.

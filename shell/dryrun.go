@@ -525,8 +525,7 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 			return func(ctx context.Context, args []string) error {
 				hc := interp.HandlerCtx(ctx)
 				out := markUnknown + "out" + markEnd
-				if p := programs.Lookup(args[0]); p != nil && p.Prints != "" &&
-					(len(p.PrintsIf) == 0 || programs.Parse(p, plainTokens(args)).Holds(p.PrintsIf)) {
+				if p := printer(args); p != nil {
 					switch p.Prints {
 					case "stdin":
 						out = ""
@@ -542,7 +541,10 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 						out = opt.User
 					case "home":
 						out = opt.Home
-					case "nothing":
+					case "nothing", "shellenv":
+						// shellenv: the code it prints sets up its own
+						// environment (eval "$(pyenv init -)"); read as
+						// code that runs nothing more
 						out = ""
 					}
 				}
@@ -598,6 +600,23 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 	return out, nil
 }
 
+// printer returns the catalog entry (the subcommand's when one is named)
+// that says what args print, or nil.
+func printer(args []string) *programs.Program {
+	p := programs.Lookup(args[0])
+	if p == nil {
+		return nil
+	}
+	parsed := programs.Parse(p, plainTokens(args))
+	if q := parsed.Program; q != nil {
+		p = q
+	}
+	if p.Prints == "" || len(p.PrintsIf) > 0 && !parsed.Holds(p.PrintsIf) {
+		return nil
+	}
+	return p
+}
+
 // plainTokens are static parser tokens for args.
 func plainTokens(args []string) []programs.Token {
 	out := make([]programs.Token, len(args))
@@ -615,16 +634,19 @@ func dryWord(a string) Word {
 		glob := strings.ContainsAny(a, "*?") || strings.Contains(a, "[") && strings.Contains(a[strings.Index(a, "["):], "]")
 		return Word{Raw: a, Value: a, Prefix: a, Glob: glob}
 	}
-	var raw, val strings.Builder
+	var raw, val, code strings.Builder
 	for s := a; s != ""; {
 		i := strings.Index(s, markUnknown)
 		if i < 0 {
 			raw.WriteString(s)
 			val.WriteString(s)
+			code.WriteString(s)
 			break
 		}
 		raw.WriteString(s[:i])
 		val.WriteString(s[:i])
+		code.WriteString(s[:i])
+		code.WriteString(runtimeHole)
 		s = s[i+len(markUnknown):]
 		j := strings.Index(s, markEnd)
 		if j < 0 {
@@ -633,7 +655,7 @@ func dryWord(a string) Word {
 		raw.WriteString("$" + s[:j])
 		s = s[j+len(markEnd):]
 	}
-	return Word{Raw: raw.String(), Value: val.String(), Prefix: a[:k], Dynamic: true}
+	return Word{Raw: raw.String(), Value: val.String(), Prefix: a[:k], Dynamic: true, code: code.String()}
 }
 
 // dryDir returns the directory of a dry-run call, "" when it is unknown.
@@ -663,6 +685,16 @@ func (w *walker) mergeDry(calls []dryCall, top frame, exact bool) {
 			extra = append(extra, c)
 		}
 	}
+	// where the dry run knew every word of a command the static reading
+	// did not (eval "$x" after x=…), the code the static reading took for
+	// built at run time from those words is known: it is read again from
+	// the dry run's argv
+	known := map[int]bool{}
+	for off, dc := range byOff {
+		known[off] = !slices.ContainsFunc(dc, func(d dryCall) bool {
+			return slices.ContainsFunc(d.args, func(a string) bool { return strings.Contains(a, markUnknown) })
+		})
+	}
 	old := w.script.Commands
 	w.script.Commands = make([]*Command, 0, len(old))
 	w.out = &w.script.Commands
@@ -676,7 +708,7 @@ func (w *walker) mergeDry(calls []dryCall, top frame, exact bool) {
 		if w.err != nil {
 			return
 		}
-		if ancestorIn(c, dropped) {
+		if ancestorIn(c, dropped) || c.built && c.Parent != nil && c.Parent.offset >= 0 && known[c.Parent.offset] && hasDynamic(c.Parent) {
 			continue
 		}
 		if d, ok := later[c]; ok {

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolwall/toolwall/paths"
@@ -256,18 +257,22 @@ func (w *walker) runChild(body string, cmd *Command, c frame) {
 	w.cwd = saved
 }
 
-// procText returns the static output of the process substitution an
-// operand names (`bash <(echo 'rm -rf ~')`, `source <(printf …)`).
-func (w *walker) procText(op Word, cwd string) (string, bool) {
+// procText returns the output of the process substitution an operand
+// names when the reader knows it (`bash <(echo 'rm -rf ~')`, `source
+// <(printf …)`): dyn says it holds runtimeHole for parts only known at
+// run time (`bash <(echo "$x")`). A static operand names a file the
+// script wrote (see writtenText).
+func (w *walker) procText(op Word, cwd string) (text string, dyn, ok bool) {
 	if !op.Dynamic {
-		return w.writtenText(op, cwd)
+		text, ok := w.writtenText(op, cwd)
+		return text, false, ok
 	}
 	for _, s := range w.procs {
 		if s.via == "<()" && s.raw == op.Raw && s.last != nil && len(s.stmts) == 1 {
 			return w.outputText(s.last, 0)
 		}
 	}
-	return "", false
+	return "", false, false
 }
 
 // noteWrites remembers a command whose output a redirect writes to a file
@@ -302,8 +307,8 @@ func (w *walker) writtenText(op Word, cwd string) (string, bool) {
 	}
 	var b strings.Builder
 	for _, c := range cmds {
-		t, ok := w.outputText(c, 0)
-		if !ok {
+		t, dyn, ok := w.outputText(c, 0)
+		if !ok || dyn {
 			return "", false
 		}
 		b.WriteString(t)
@@ -311,43 +316,86 @@ func (w *walker) writtenText(op Word, cwd string) (string, bool) {
 	return b.String(), true
 }
 
-// stdinText returns the text a command reads on stdin when it is static:
-// a heredoc or here-string, or the output of echo/printf (through cat).
-func (w *walker) stdinText(cmd *Command, n int) (string, bool) {
+// stdinText returns the text a command reads on stdin when the reader
+// knows it: a heredoc or here-string, the output of echo/printf (through
+// cat), or of a process substitution redirected in (`sh < <(echo …)`).
+// dyn says the text holds runtimeHole where a part only known at run time
+// stood.
+func (w *walker) stdinText(cmd *Command, n int) (text string, dyn, ok bool) {
 	switch cmd.Stdin.Kind {
 	case StdinHeredoc:
-		return cmd.Stdin.Text, !cmd.Stdin.Dynamic
+		if cmd.Stdin.Dynamic {
+			if cmd.Stdin.code == "" {
+				return "", false, false
+			}
+			return cmd.Stdin.code, true, true
+		}
+		return cmd.Stdin.Text, false, true
 	case StdinPipe:
 		return w.outputText(cmd.Stdin.From, n)
+	case StdinFile:
+		for i := len(cmd.Redirects) - 1; i >= 0; i-- {
+			r := cmd.Redirects[i]
+			if r.Op == "<" && (r.Fd == "" || r.Fd == "0") {
+				if strings.HasPrefix(r.Target.Raw, "<(") {
+					return w.procText(r.Target, cmd.Cwd)
+				}
+				break
+			}
+		}
 	}
-	return "", false
+	return "", false, false
 }
 
-// outputText returns what up prints when it is static: echo and printf
-// of static words, cat of its static stdin.
-func (w *walker) outputText(up *Command, n int) (string, bool) {
-	if up == nil || n > 8 || len(up.Args) == 0 {
-		return "", false
+// outputText returns what up prints when the reader knows it: echo and
+// printf of their words, cat of its known stdin. A word only known at run
+// time is runtimeHole in the text, and dyn is set.
+func (w *walker) outputText(up *Command, n int) (text string, dyn, ok bool) {
+	if up == nil || n > 8 || len(up.Args) == 0 || up.Args[0].Dynamic {
+		return "", false, false
 	}
-	for _, a := range up.Args {
-		if a.Dynamic {
-			return "", false
+	args := up.Args[1:]
+	for i, a := range args {
+		if !a.Dynamic {
+			continue
 		}
+		if !dyn {
+			args = slices.Clone(args)
+		}
+		dyn = true
+		c := a.codeText()
+		args[i] = Word{Raw: a.Raw, Value: c, Prefix: c}
 	}
 	switch up.Name {
 	case "echo":
-		return echoText(up.Args[1:]), true
+		return echoText(args), dyn, true
 	case "printf":
-		return printfText(up.Args[1:])
+		text, ok := printfText(args)
+		return text, dyn, ok
 	case "cat":
-		for _, a := range up.Args[1:] {
+		if dyn {
+			return "", false, false
+		}
+		for _, a := range args {
 			if a.Value != "-" {
-				return "", false
+				return "", false, false
 			}
 		}
 		return w.stdinText(up, n+1)
 	}
-	return "", false
+	return "", false, false
+}
+
+// readCode re-reads shell text a shell runs in frame c: text the reader
+// knows whole is parsed as the script it is; text with runtimeHole (dyn)
+// is read as a program whose holes are Dynamic words, so that code built
+// at run time gives a command whose program is Dynamic.
+func (w *walker) readCode(text string, dyn bool, cmd *Command, c frame) {
+	if dyn {
+		w.runProgram(text, cmd.Cwd, c)
+		return
+	}
+	w.runChild(text, cmd, c)
 }
 
 // eval re-parses its arguments joined by spaces in the current shell
@@ -358,9 +406,6 @@ func (w *walker) eval(cmd *Command, f frame) {
 		args = args[1:]
 	}
 	body, ok := joinStatic(args)
-	if !ok {
-		return
-	}
 	c := f
 	c.depth++
 	c.via = "eval"
@@ -370,7 +415,25 @@ func (w *walker) eval(cmd *Command, f frame) {
 	c.redirs = cmd.Redirects
 	c.stdin = cmd.Stdin
 	c.wrappers = nil
+	if !ok {
+		// code built at run time: its static text is read, what is only
+		// known then is Dynamic (eval "$r" runs a Dynamic program)
+		w.runProgram(codeJoin(args), cmd.Cwd, c)
+		return
+	}
 	w.reparse(body, c)
+}
+
+// codeJoin joins words by spaces as code a shell re-reads (Word.codeText).
+func codeJoin(args []Word) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a.codeText())
+	}
+	return b.String()
 }
 
 // trap re-parses a trap action (Via "trap"): it runs later in this shell.
@@ -398,12 +461,12 @@ func (w *walker) source(cmd *Command, f frame) {
 	if len(cmd.Args) < 2 {
 		return
 	}
-	text, ok := w.procText(cmd.Args[1], cmd.Cwd)
+	text, dyn, ok := w.procText(cmd.Args[1], cmd.Cwd)
 	if !ok {
 		if cmd.Args[1].Dynamic || !isStdinFile(cmd.Args[1].Value) || cmd.Args[1].Value == "-" {
 			return
 		}
-		text, ok = w.stdinText(cmd, 0)
+		text, dyn, ok = w.stdinText(cmd, 0)
 	}
 	if !ok {
 		return
@@ -413,6 +476,10 @@ func (w *walker) source(cmd *Command, f frame) {
 	c.via = "stdin"
 	c.parent = cmd
 	c.redirs, c.stdin, c.wrappers = nil, Stdin{}, nil
+	if dyn {
+		w.runProgram(text, cmd.Cwd, c)
+		return
+	}
 	w.reparse(text, c)
 }
 
@@ -428,6 +495,8 @@ func placeholder(a Word, r string) Word {
 	}
 	a.Dynamic = true
 	a.Prefix = a.Value[:k]
+	// in code a shell re-reads (sh -c 'rm {}') the item is one word
+	a.code = strings.ReplaceAll(a.Value, r, `"`+runtimeHole+`"`)
 	a.Value = strings.ReplaceAll(a.Value, r, "")
 	return a
 }

@@ -59,6 +59,7 @@ func (w *walker) runProgram(text, cwd string, c frame) {
 	switch {
 	case errors.As(err, &se):
 		x := w.command([]Word{{Raw: text, Dynamic: true}}, c)
+		x.built = strings.Contains(text, runtimeHole)
 		w.finish(x, nil, c)
 		w.emit(x, c.feeds)
 		return
@@ -74,6 +75,9 @@ func (w *walker) runProgram(text, cwd string, c frame) {
 	for _, x := range (*w.out)[start:] {
 		for i := range x.Args {
 			holeDynamic(&x.Args[i])
+		}
+		if len(x.Args) > 0 && x.Args[0].Dynamic && strings.Contains(x.Args[0].Raw, runtimeHole) {
+			x.built = true
 		}
 		for i := range x.Redirects {
 			holeDynamic(&x.Redirects[i].Target)
@@ -93,5 +97,6 @@ func holeDynamic(a *Word) {
 	}
 	a.Dynamic = true
 	a.Prefix = a.Value[:k]
+	a.code = a.Value
 	a.Value = strings.ReplaceAll(a.Value, runtimeHole, "")
 }

@@ -58,6 +58,25 @@ type Word struct {
 	Suffix string
 	// Glob is set when the word has unquoted pattern characters (* ? [).
 	Glob bool
+	// code is, for a Dynamic word, Value with runtimeHole where each part
+	// only known at run time stood: the text a shell that runs the word
+	// as code reads ("" when the reader did not track the parts).
+	code string
+}
+
+// codeText returns the word as code a shell re-reads: Value for a static
+// word; for a Dynamic one its text with runtimeHole where each part only
+// known at run time stood, or, when those places are not known, its
+// certain prefix, a hole, and the rest of its static text.
+func (w Word) codeText() string {
+	switch {
+	case !w.Dynamic:
+		return w.Value
+	case w.code != "":
+		return w.code
+	}
+	rest := strings.TrimPrefix(w.Value, w.Prefix)
+	return w.Prefix + runtimeHole + rest
 }
 
 // Redirect is one redirection of a command.
@@ -108,6 +127,9 @@ type Stdin struct {
 	Text string
 	// Dynamic is set when Text or Path is only known at run time.
 	Dynamic bool
+	// code is, for a Dynamic Text, the text with runtimeHole where each
+	// part only known at run time stood (Word.code).
+	code string
 	// Feeds lists, for Kind == StdinPipe, every command whose standard
 	// output reaches this pipe, in source order: the upstream command of a
 	// plain pipe ([From]), or every command of an upstream block,
@@ -203,7 +225,17 @@ type Command struct {
 	// offset is the byte offset of the command in the top-level source,
 	// -1 for commands of re-read text.
 	offset int
+	// built is set when the program is Dynamic because the code naming
+	// it is only known at run time (BuiltAtRunTime).
+	built bool
 }
+
+// BuiltAtRunTime reports whether the command stands for code only known
+// at run time: its program is Dynamic because the text a shell, eval or
+// an inline program runs was built then (sh -c "$CMD", eval "$r", bash
+// <<<"$x", python -c "$CODE", sh -c {} under xargs -I{}), not because a
+// variable of that code names it (sh -c '$CMD').
+func (c *Command) BuiltAtRunTime() bool { return c.built }
 
 // Arg returns the value of Args[i], or "" when out of range.
 func (c *Command) Arg(i int) string {

@@ -161,8 +161,8 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 			gotCode = true
 		case programs.Exec:
 			gotCode = true
-			if text, ok := w.procText(word, cmd.Cwd); ok && word.Dynamic {
-				w.runChild(text, cmd, w.child(cmd, f, "stdin"))
+			if text, dyn, ok := w.procText(word, cmd.Cwd); ok && word.Dynamic {
+				w.readCode(text, dyn, cmd, w.child(cmd, f, "stdin"))
 			} else if ok {
 				// a file the command wrote earlier: read as the program
 				// runs it
@@ -185,18 +185,56 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 	}
 }
 
-// body re-reads a static shell string run by cmd in a new shell process
-// (Via via), with positional parameters pos when the shell was given
-// them (sh -c BODY NAME ARGS).
+// body re-reads a shell string run by cmd in a new shell process (Via
+// via), with positional parameters pos when the shell was given them (sh
+// -c BODY NAME ARGS). A string only partly known (sh -c "cd $d && make")
+// is read with its unknown parts Dynamic: code built at run time (sh -c
+// "$CMD") gives a command whose program is Dynamic. A body that is a lone
+// positional parameter of the calling shell, unknown there, followed by
+// the new shell's own parameters (sh -c "$1" _ 'rm -rf ~') is also read
+// the way its writer meant it: as the text of that parameter of the new
+// shell.
 func (w *walker) body(text Word, cmd *Command, f frame, via string, pos *positional) {
-	if text.Dynamic {
-		return
-	}
 	c := w.child(cmd, f, via)
 	if pos != nil {
 		c.pos = pos
 	}
-	w.runChild(text.Value, cmd, c)
+	if !text.Dynamic {
+		w.runChild(text.Value, cmd, c)
+		return
+	}
+	w.runProgram(text.codeText(), cmd.Cwd, c)
+	if n, ok := lonePositional(text.Raw); ok && pos != nil {
+		if v, ok := pos.lookup(n); ok && v.Raw != "" && w.err == nil {
+			c := w.child(cmd, f, via)
+			c.pos = pos
+			w.readCode(v.codeText(), v.Dynamic, cmd, c)
+		}
+	}
+}
+
+// lonePositional returns N when raw is a lone positional parameter: $N,
+// ${N}, "$N", "${N}", $@, "$@", $*, "$*".
+func lonePositional(raw string) (string, bool) {
+	if len(raw) > 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		raw = raw[1 : len(raw)-1]
+	}
+	if len(raw) > 3 && raw[1] == '{' && raw[len(raw)-1] == '}' {
+		raw = "$" + raw[2:len(raw)-1]
+	}
+	if len(raw) < 2 || raw[0] != '$' {
+		return "", false
+	}
+	n := raw[1:]
+	if n == "@" || n == "*" {
+		return n, true
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return "", false
+		}
+	}
+	return n, true
 }
 
 // code reads program text of lang that cmd runs: shell text is re-read,
@@ -205,6 +243,7 @@ func (w *walker) body(text Word, cmd *Command, f frame, via string, pos *positio
 // sed, make, …) is not read.
 func (w *walker) code(cmd *Command, text Word, lang string, f frame, fromStdin bool) {
 	if text.Dynamic {
+		w.dynamicCode(cmd, text, lang, f, fromStdin)
 		return
 	}
 	switch lang {
@@ -288,14 +327,102 @@ func (w *walker) codeEffect(cmd *Command, cw codeWrite) {
 	effectsOf{c: cmd, out: &cmd.Effects}.add(kind, word, programs.Write, "code", nil)
 }
 
-// stdinCode reads the static text cmd reads on standard input as its
-// program.
+// stdinCode reads the text cmd reads on standard input, when the reader
+// knows it, as its program.
 func (w *walker) stdinCode(cmd *Command, lang string, f frame) {
-	text, ok := w.stdinText(cmd, 0)
+	text, dyn, ok := w.stdinText(cmd, 0)
 	if !ok {
 		return
 	}
-	w.code(cmd, Word{Raw: text, Value: text, Prefix: text}, lang, f, true)
+	word := Word{Raw: text, Value: text, Prefix: text}
+	if dyn {
+		k := strings.Index(text, runtimeHole)
+		word = Word{Raw: text, Value: strings.ReplaceAll(text, runtimeHole, ""), Prefix: text[:max(k, 0)], Dynamic: true, code: text}
+	}
+	w.code(cmd, word, lang, f, true)
+}
+
+// dynamicCode reads program text of lang only partly known before it
+// runs. Shell text is read with its unknown parts Dynamic (body). An
+// inline program of another language is read for the commands it runs
+// as its static text is; where a part only known at run time stands
+// outside a string literal of the program, the program itself is built
+// at run time (python -c "$CODE", perl -e "print 1; $more"): one command
+// with a Dynamic program stands for what it would run.
+func (w *walker) dynamicCode(cmd *Command, text Word, lang string, f frame, fromStdin bool) {
+	if lang == "sh" {
+		c := w.child(cmd, f, "sh -c")
+		if fromStdin {
+			c = w.child(cmd, f, "stdin")
+			c.stdin = Stdin{}
+			c.redirs = outputRedirects(cmd.Redirects)
+		}
+		w.runProgram(text.codeText(), cmd.Cwd, c)
+		return
+	}
+	code := text.codeText()
+	if programLang(lang) && holeStartsStatement(code) {
+		via := "code"
+		if l := langByName(lang); l != langNone {
+			via = viaOf[l]
+		} else if lang == "awk" {
+			via = "awk"
+		}
+		c := w.child(cmd, f, via)
+		if fromStdin {
+			c.stdin = Stdin{}
+			c.redirs = outputRedirects(cmd.Redirects)
+		}
+		x := w.command([]Word{{Raw: text.Raw, Dynamic: true}}, c)
+		x.built = true
+		w.finish(x, nil, c)
+		w.emit(x, c.feeds)
+	}
+	w.code(cmd, Word{Raw: text.Raw, Value: code, Prefix: code}, lang, f, fromStdin)
+}
+
+// programLang reports whether lang is a general-purpose language whose
+// program text, built at run time, can do anything (not sed, SQL, make).
+func programLang(lang string) bool {
+	switch lang {
+	case "", "sed", "sql", "redis", "make":
+		return false
+	}
+	return true
+}
+
+// holeStartsStatement reports whether a runtimeHole of program text
+// stands where a statement starts — at the start, or after ; { } or a
+// newline — outside the program's quoted string literals ('…', "…", `…`,
+// with backslash escapes): a statement built at run time (python -c
+// "$CODE", perl -e 'print 1; '"$more"), not a value inside one (awk
+// "{print $2}", perl -pe "s/$a/$b/").
+func holeStartsStatement(text string) bool {
+	var q byte
+	start := true
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case q != 0 && c == '\\':
+			i++
+		case q != 0 && c == q:
+			q = 0
+		case q != 0:
+		case strings.HasPrefix(text[i:], runtimeHole):
+			if start {
+				return true
+			}
+			i += len(runtimeHole) - 1
+		case c == '\'' || c == '"' || c == '`':
+			q, start = c, false
+		case c == ';' || c == '{' || c == '}' || c == '\n':
+			start = true
+		case c == ' ' || c == '\t' || c == '\r':
+		default:
+			start = false
+		}
+	}
+	return false
 }
 
 // bang returns the shell command in a command of a program's own
@@ -500,7 +627,7 @@ func (w *walker) remote(cmd *Command, v *Invocation, words []Word, f frame) {
 		}
 		body = text
 	} else {
-		text, ok := w.stdinText(cmd, 0)
+		text, _, ok := w.stdinText(cmd, 0)
 		if !ok {
 			return
 		}

@@ -71,7 +71,10 @@ type wordBuf struct {
 	prefix string
 	// tail is where the text after the last dynamic part starts.
 	tail int
-	glob bool
+	glob   bool
+	// holes are the offsets in b where a part only known at run time
+	// stood, for Word.code.
+	holes []int
 }
 
 // text builds a string like strings.Builder, but keeps a text written in
@@ -120,6 +123,9 @@ func (x *wordBuf) dynamic() {
 		x.prefix = x.b.String()
 	}
 	x.tail = x.b.Len()
+	if n := len(x.b.one) + x.b.more.Len(); len(x.holes) == 0 || x.holes[len(x.holes)-1] != n {
+		x.holes = append(x.holes, n)
+	}
 }
 
 func (x *wordBuf) word(raw string) Word {
@@ -128,7 +134,27 @@ func (x *wordBuf) word(raw string) Word {
 	if x.dyn {
 		p, sfx = x.prefix, v[min(x.tail, len(v)):]
 	}
-	return Word{Raw: raw, Value: v, Dynamic: x.dyn, Prefix: p, Suffix: sfx, Glob: x.glob}
+	return Word{Raw: raw, Value: v, Dynamic: x.dyn, Prefix: p, Suffix: sfx, Glob: x.glob, code: x.code(v)}
+}
+
+// code returns v, the buffer's text, with runtimeHole where each part
+// only known at run time stood; "" when there was none.
+func (x *wordBuf) code(v string) string {
+	if len(x.holes) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	last := 0
+	for _, k := range x.holes {
+		if k < last || k > len(v) {
+			continue
+		}
+		b.WriteString(v[last:k])
+		b.WriteString(runtimeHole)
+		last = k
+	}
+	b.WriteString(v[last:])
+	return b.String()
 }
 
 // joinLits merges adjacent literals of a brace-expanded word, so that a
@@ -558,7 +584,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, f *frame, subs *[]sub) []Redir
 		}
 		x.Target = w.word(r.Word, f, subs, r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc)
 		if r.Hdoc != nil {
-			x.Body, x.Target.Dynamic = w.heredocBody(r, f, subs)
+			x.Body, x.Target.code, x.Target.Dynamic = w.heredocBody(r, f, subs)
 			if !x.Target.Dynamic {
 				x.Target.Prefix = x.Target.Value
 			}
@@ -568,9 +594,10 @@ func (w *walker) redirects(rs []*syntax.Redirect, f *frame, subs *[]sub) []Redir
 	return out
 }
 
-// heredocBody returns a heredoc's text and whether it has dynamic parts.
+// heredocBody returns a heredoc's text, whether it has dynamic parts and,
+// when it has, the text with runtimeHole for each (Word.code).
 // A quoted delimiter keeps the body literal (bash manual §3.6.6).
-func (w *walker) heredocBody(r *syntax.Redirect, f *frame, subs *[]sub) (string, bool) {
+func (w *walker) heredocBody(r *syntax.Redirect, f *frame, subs *[]sub) (text, code string, dyn bool) {
 	quoted := false
 	for _, p := range r.Word.Parts {
 		if l, ok := p.(*syntax.Lit); !ok || strings.ContainsRune(l.Value, '\\') {
@@ -590,15 +617,23 @@ func (w *walker) heredocBody(r *syntax.Redirect, f *frame, subs *[]sub) (string,
 		}
 		w.part(p, &b, heredoc, f, subs)
 	}
-	text := b.b.String()
-	if r.Op == syntax.DashHdoc {
-		lines := strings.SplitAfter(text, "\n")
-		for i, l := range lines {
-			lines[i] = strings.TrimLeft(l, "\t")
-		}
-		text = strings.Join(lines, "")
+	text = b.b.String()
+	if b.dyn {
+		code = b.code(text)
 	}
-	return text, b.dyn
+	if r.Op == syntax.DashHdoc {
+		text, code = trimTabs(text), trimTabs(code)
+	}
+	return text, code, b.dyn
+}
+
+// trimTabs drops the leading tabs of each line of a <<- body.
+func trimTabs(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "")
 }
 
 // stdinOf returns the standard input the last input redirection of rs
@@ -618,9 +653,12 @@ func stdinOf(rs []Redirect, cwd string) (Stdin, bool) {
 				in.Dynamic = in.Path == ""
 			}
 		case "<<", "<<-":
-			in = Stdin{Kind: StdinHeredoc, Text: r.Body, Dynamic: r.Target.Dynamic}
+			in = Stdin{Kind: StdinHeredoc, Text: r.Body, Dynamic: r.Target.Dynamic, code: r.Target.code}
 		case "<<<":
 			in = Stdin{Kind: StdinHeredoc, Text: r.Target.Value + "\n", Dynamic: r.Target.Dynamic}
+			if r.Target.Dynamic {
+				in.code = r.Target.codeText() + "\n"
+			}
 		default:
 			continue
 		}

@@ -24,6 +24,7 @@ const (
 	RulePackageInstall = "remote.package-install"      // dpkg -i of a download, rpm -i URL
 	RuleRecursiveDel   = "interp.recursive-delete"     // shutil.rmtree, fs.rmSync(…{recursive}), …
 	RuleReverseShell   = "remote.reverse-shell"        // bash -i >& /dev/tcp/…, nc -e sh, a socket handed to a shell in any language
+	RuleDynamicCode    = "interp.dynamic-command"      // sh -c "$CMD", eval "$r", os.system(cmd): code only known at run time
 	RuleForkBomb       = "fork-bomb"                   // perl -e 'fork while fork' (the destroy analyzer's id for the shell form)
 	categoryRemote     = "remote-code"
 	categoryDestroy    = "destructive"
@@ -129,11 +130,17 @@ func inlineVia(v string) bool {
 func (a *analyzer) command(i int, c *shell.Command) {
 	a.revshell(c)
 	a.fds(i, c)
-	if inlineVia(c.Via) && len(c.Args) > 0 && c.Args[0].Dynamic {
+	switch {
+	case inlineVia(c.Via) && len(c.Args) > 0 && c.Args[0].Dynamic:
 		// os.system(cmd): a command only known at run time, inside code
 		// that runs it; what cannot be resolved is not safe (DESIGN, 2).
-		a.add("interp.dynamic-command", "remote-code", toolwall.Ask, fmt.Sprintf(
+		a.add(RuleDynamicCode, "remote-code", toolwall.Ask, fmt.Sprintf(
 			"The `%s` one-liner needs approval: it runs a shell command built at run time, so toolwall cannot see what it would do. Write the command out literally, or run it as its own Bash call.", c.Via))
+	case c.BuiltAtRunTime() && c.Parent != nil:
+		// sh -c "$CMD", eval "$r", bash <<<"$x": the code a shell runs
+		// is only known at run time
+		a.add(RuleDynamicCode, "remote-code", toolwall.Ask, fmt.Sprintf(
+			"%s needs approval: the code it runs is built at run time (from a variable, a command's output or its input), so toolwall cannot see what it would do. Write the commands out literally.", c.Parent.Shown()))
 	}
 	root := rootName(c)
 	a.urls(c)

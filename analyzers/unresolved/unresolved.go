@@ -31,7 +31,9 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 		return
 	}
 	for _, c := range in.Script.Commands {
-		if len(c.Args) == 0 {
+		if len(c.Args) == 0 || c.BuiltAtRunTime() {
+			// code built at run time (sh -c "$CMD") is the remote
+			// analyzer's interp.dynamic-command
 			continue
 		}
 		w := c.Args[0]

@@ -25,6 +25,12 @@ const (
 	formProgList
 	// formPerlOpen: Perl open(FH, "cmd |"), open(FH, "-|", "cmd", …).
 	formPerlOpen
+	// formEval: the argument is program text of the program's own
+	// language (Python exec, JavaScript eval, Perl string eval): a
+	// literal is read for the commands it runs; text that starts a
+	// statement only known at run time (exec(input())) is a command
+	// built at run time.
+	formEval
 )
 
 // A call table entry: the form, and whether the name needs a qualifier
@@ -63,27 +69,33 @@ var calls = [...]map[string]callSpec{
 		"spawnle": {form: formExecv, path: 1}, "spawnlp": {form: formExecv, path: 1}, "spawnlpe": {form: formExecv, path: 1},
 		"spawnv": {form: formExecv, path: 1}, "spawnve": {form: formExecv, path: 1}, "spawnvp": {form: formExecv, path: 1},
 		"spawnvpe": {form: formExecv, path: 1}, "posix_spawn": {form: formExecv}, "posix_spawnp": {form: formExecv},
+		"exec": {form: formEval}, "eval": {form: formEval},
 	},
 	langNode: {
 		"exec": {form: formCmd, module: "child_process"}, "execSync": {form: formCmd, module: "child_process"},
 		"execFile": {form: formProgList, module: "child_process"}, "execFileSync": {form: formProgList, module: "child_process"},
 		"spawn": {form: formProgList, module: "child_process"}, "spawnSync": {form: formProgList, module: "child_process"},
 		"Command": {form: formProgList, module: "Deno"}, "run": {form: formProgList, module: "Deno"},
+		"eval": {form: formEval}, "Function": {form: formEval},
+		"runInThisContext": {form: formEval, module: "vm"}, "runInNewContext": {form: formEval, module: "vm"},
 	},
 	langPerl: {
 		"system": {form: formCmd, bare: true}, "exec": {form: formCmd, bare: true},
 		"readpipe": {form: formCmd, bare: true}, "open": {form: formPerlOpen},
+		"eval": {form: formEval, bare: true},
 	},
 	langRuby: {
 		"system": {form: formCmd, bare: true}, "exec": {form: formCmd, bare: true},
 		"spawn": {form: formCmd, bare: true}, "popen": {form: formCmd}, "capture2": {form: formCmd},
 		"capture2e": {form: formCmd}, "capture3": {form: formCmd}, "popen2": {form: formCmd},
 		"popen2e": {form: formCmd}, "popen3": {form: formCmd}, "pipeline": {form: formCmd},
+		"eval": {form: formEval, bare: true},
 	},
 	langPHP: {
 		"system": {form: formCmd}, "exec": {form: formCmd}, "shell_exec": {form: formCmd},
 		"passthru": {form: formCmd}, "popen": {form: formCmd}, "proc_open": {form: formCmd},
 		"pcntl_exec": {form: formProgList},
+		"eval":       {form: formEval},
 	},
 }
 
@@ -255,6 +267,9 @@ func (p *program) call(i int) (string, bool) {
 			return "", false // a definition, not a call
 		}
 	}
+	if spec.form == formEval && spec.module == "" && p.qualifier(i) != "" {
+		return "", false // model.eval(), df.eval(…): a method, not the language's eval
+	}
 	if spec.module != "" {
 		q := p.qualifier(i)
 		switch {
@@ -408,6 +423,19 @@ func (p *program) command(spec callSpec, args [][]token) (string, bool) {
 			return strings.Join(parts, " "), true
 		}
 		return argv(items), true
+	case formEval:
+		code := p.expr(pos[0])
+		if code.dyn && holeStartsStatement(code.text) {
+			return runtimeHole, true
+		}
+		if p.resolving > 0 || p.budget <= 0 {
+			return "", false
+		}
+		p.resolving++
+		inner, _, used, _ := commandsOf(p.l, code.text, p.budget)
+		p.resolving--
+		p.budget -= used
+		return strings.Join(inner, "\n"), len(inner) > 0
 	case formPerlOpen:
 		if len(pos) == 2 {
 			m := p.expr(pos[1])

@@ -7,7 +7,21 @@
 // sh -c, eval, trap, su -c, sg, script -c, flock -c, bun exec, watch,
 // ssh remote commands, heredocs, here-strings, static text piped into a
 // shell or at(1), and the static output of <(…) read as a script
-// (`bash <(echo …)`, `source <(…)`). Wrappers (sudo, doas, pkexec, run0,
+// (`bash <(echo …)`, `source <(…)`, `sh < <(echo …)`). A >(…) reads on
+// its stdin what its command writes there (`curl … | tee >(sh)`). GNU
+// sed's e command and the e flag of s, and the shell escapes of Vim's -c
+// (`:!CMD`, `r !CMD`) and gdb's -ex, are read as the commands they run.
+//
+// Code only partly known before it runs — a body, eval text, heredoc,
+// here-string or echoed text with a variable, a command's output or a
+// runner's placeholder in it — is re-read with each unknown part a
+// Dynamic word: a command named in it is judged as it is (`bash -c "rm
+// -rf ~ $d"`), a command whose program is only known then (`bash -c
+// "$CMD"`, `eval "$r"`, `bash <<<"$x"`, `sh -c {}` under xargs -I{},
+// `python -c "$CODE"`, `exec(input())`) is emitted with a Dynamic
+// program and [Command.BuiltAtRunTime] set. Where the dry run knows the
+// words (`x=…; eval "$x"`, eval of what a program prints to set up its
+// own environment: `eval "$(ssh-agent -s)"`) its reading stands instead. Wrappers (sudo, doas, pkexec, run0,
 // env, command, builtin, exec, nohup, nice, timeout, time, stdbuf, ionice,
 // chroot, setsid, busybox, unbuffer, caffeinate, firejail, proxychains,
 // torsocks, strace, ltrace, valgrind, gdb --args, taskset, chrt, numactl,
@@ -39,7 +53,7 @@
 // is never read as a command.
 //
 // Limits of that reading (it tokenizes, it does not parse): calls reached
-// through getattr, exec/eval of program text, a variable holding a
+// through getattr, a variable holding a
 // function, or an import under another name than `import m as x` / `from
 // m import f` are not seen; Node's child_process functions count only
 // when the program names the child_process module; regex literals
@@ -89,8 +103,10 @@
 // The package holds no rules: analyzers judge the [Script].
 //
 // Via values: "" (top level), "sh -c" (also su -c, sg, script -c, flock
-// -c, bun exec, watch), "eval", "trap", "stdin" (text piped or heredoc'd
-// into a shell or at, source /dev/stdin, bash or source <(…)), "xargs",
+// -c, bun exec, watch, vim -c !, gdb -ex shell), "eval", "trap", "stdin"
+// (text piped or heredoc'd into a shell or at, source /dev/stdin, bash or
+// source <(…)), "sed" (sed e), "awk", "code" (program text of another
+// language built at run time), "xargs",
 // "find -exec", "watch" (watch -x), "$()", "<()" (also >()), "function
 // NAME", "alias NAME", "ssh" (the remote command), and for commands run
 // by an inline program "python -c", "node -e" (also bun and deno), "perl

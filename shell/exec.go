@@ -73,7 +73,7 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	w.unwrap(cmd)
 	w.finish(cmd, own, f)
 	w.emit(cmd, f.feeds)
-	w.subs(subs, f)
+	w.subsOf(cmd, subs, f)
 	if name, value, ok := w.aliasOf(ce, f); ok {
 		w.expandAlias(cmd, ce, name, value, f)
 		return cmd
@@ -372,6 +372,9 @@ func (w *walker) outputText(up *Command, n int) (text string, dyn, ok bool) {
 	case "printf":
 		text, ok := printfText(args)
 		return text, dyn, ok
+	case "tee":
+		// tee copies its stdin to its standard output as well
+		return w.stdinText(up, n+1)
 	case "cat":
 		if dyn {
 			return "", false, false

@@ -452,12 +452,24 @@ type sub struct {
 }
 
 func (w *walker) subs(list []sub, f frame) {
+	w.subsOf(nil, list, f)
+}
+
+// subsOf walks the substitutions of cmd (nil for those of a compound
+// command or an assignment). A >(…) of cmd reads on its standard input
+// what cmd writes to it: what tee copies (curl … | tee >(sh)), what a
+// redirection sends (echo … > >(sh)).
+func (w *walker) subsOf(cmd *Command, list []sub, f frame) {
 	for i := range list {
 		if w.err != nil {
 			return
 		}
 		saved := w.cwd
-		list[i].last = w.stmts(list[i].stmts, f.nested(list[i].via))
+		nf := f.nested(list[i].via)
+		if cmd != nil && strings.HasPrefix(list[i].raw, ">(") {
+			nf.stdin = Stdin{Kind: StdinPipe, From: cmd, Feeds: []*Command{cmd}}
+		}
+		list[i].last = w.stmts(list[i].stmts, nf)
 		w.cwd = saved
 	}
 }

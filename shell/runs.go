@@ -94,9 +94,7 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 			w.code(cmd, val, lang, f, false)
 			gotCode = true
 		case programs.Bang:
-			if body, ok := bang(val.Value); ok && !val.Dynamic {
-				w.body(Word{Value: body, Prefix: body}, cmd, f, "sh -c", nil)
-			}
+			w.bangCode(cmd, val, f)
 		case programs.Config:
 			w.shellConfig(cmd, p, val, f)
 		case programs.Argv:
@@ -128,9 +126,7 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 				return
 			}
 		case programs.ShellJoin:
-			if body, ok := joinStatic(v.rest(k)); ok {
-				w.body(Word{Value: body, Prefix: body}, cmd, f, "sh -c", nil)
-			}
+			w.body(joinedCode(v.rest(k)), cmd, f, "sh -c", nil)
 			return
 		case programs.Command:
 			rest := v.rest(k)
@@ -149,8 +145,8 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 				}
 				keys = append(keys, key)
 			}
-			if body, ok := joinStatic(keys); ok {
-				w.body(Word{Value: body, Prefix: body}, cmd, f, "sh -c", nil)
+			if len(keys) > 0 {
+				w.body(joinedCode(keys), cmd, f, "sh -c", nil)
 			}
 			return
 		case programs.Remote:
@@ -213,6 +209,17 @@ func (w *walker) body(text Word, cmd *Command, f frame, via string, pos *positio
 	}
 }
 
+// joinedCode is words joined by spaces as the shell text a program runs
+// (watch ls -la): Dynamic, with its unknown parts marked, when a word is.
+func joinedCode(words []Word) Word {
+	if body, ok := joinStatic(words); ok {
+		return Word{Raw: body, Value: body, Prefix: body}
+	}
+	code := codeJoin(words)
+	k := strings.Index(code, runtimeHole)
+	return Word{Raw: rawJoin(words), Value: strings.ReplaceAll(code, runtimeHole, ""), Prefix: code[:max(k, 0)], Dynamic: true, code: code}
+}
+
 // lonePositional returns N when raw is a lone positional parameter: $N,
 // ${N}, "$N", "${N}", $@, "$@", $*, "$*".
 func lonePositional(raw string) (string, bool) {
@@ -255,6 +262,16 @@ func (w *walker) code(cmd *Command, text Word, lang string, f frame, fromStdin b
 			c.redirs = outputRedirects(cmd.Redirects)
 		}
 		w.runChild(text.Value, cmd, c)
+	case "sed":
+		if cmd.Inv.Has("sandbox") {
+			return // --sandbox refuses e, r and w
+		}
+		for _, t := range sedCommands(text.Value) {
+			if w.err != nil {
+				return
+			}
+			w.runProgram(t, cmd.Cwd, w.child(cmd, f, "sed"))
+		}
 	case "awk":
 		for _, t := range awkCommands(text.Value) {
 			if w.err != nil || strings.TrimSpace(t) == "" {
@@ -430,12 +447,46 @@ func holeStartsStatement(text string) bool {
 // "platform shell cmd" (lldb).
 func bang(v string) (string, bool) {
 	v = strings.TrimSpace(v)
-	for _, p := range []string{":!", "!", "shell ", "platform shell ", "system "} {
+	// Vim's Ex forms: ":" and "silent[!]" before, a range ("%", ".") or
+	// "r"/"read"/"w"/"write" before the "!" (:r !cmd, :%!cmd, :w !cmd)
+	v = strings.TrimSpace(strings.TrimLeft(v, ":"))
+	for _, p := range []string{"silent! ", "silent "} {
+		v = strings.TrimSpace(strings.TrimPrefix(v, p))
+	}
+	for _, p := range []string{"%!", ".!", "r !", "r!", "read !", "read!", "w !", "write !", "terminal ", "term "} {
+		if rest, ok := strings.CutPrefix(v, p); ok && strings.TrimSpace(rest) != "" {
+			return rest, true
+		}
+	}
+	for _, p := range []string{"!", "shell ", "platform shell ", "system "} {
 		if rest, ok := strings.CutPrefix(v, p); ok && strings.TrimSpace(rest) != "" {
 			return rest, true
 		}
 	}
 	return "", false
+}
+
+// bangCode reads a command of a program's own command language (gdb -ex,
+// vim -c) for the shell command it runs. A command only partly known is
+// read with its unknown parts Dynamic; one whose start is unknown (vim -c
+// "$X") may be a shell escape built at run time: one command with a
+// Dynamic program stands for it.
+func (w *walker) bangCode(cmd *Command, val Word, f frame) {
+	code := val.codeText()
+	if val.Dynamic && strings.TrimSpace(strings.TrimLeft(val.Prefix, ": ")) == "" {
+		w.body(Word{Raw: val.Raw, Dynamic: true, code: runtimeHole}, cmd, f, "sh -c", nil)
+		return
+	}
+	body, ok := bang(code)
+	if !ok {
+		return
+	}
+	word := Word{Raw: body, Value: body, Prefix: body}
+	if val.Dynamic {
+		k := strings.Index(body, runtimeHole)
+		word = Word{Raw: val.Raw, Value: strings.ReplaceAll(body, runtimeHole, ""), Prefix: body[:max(k, 0)], Dynamic: true, code: body}
+	}
+	w.body(word, cmd, f, "sh -c", nil)
 }
 
 // shellConfig re-reads a KEY=VALUE setting whose key the program's entry

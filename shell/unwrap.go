@@ -13,7 +13,7 @@ import (
 // to c: privilege (unless a condition of its entry says otherwise),
 // working directory (an option of role cd, or the entry's workdir),
 // NAME=value operands (role env), background (an option named
-// "background"), and env -S's split string. The wrapper's own invocation
+// "background"), and env -S's split string (its unknown parts Dynamic). The wrapper's own invocation
 // is kept in c.Wrapped. A wrapper that runs nothing (sudo -l, command
 // -v, strace -p) is left as it is.
 func (w *walker) unwrap(c *Command) {
@@ -30,9 +30,15 @@ func (w *walker) unwrap(c *Command) {
 		var split []Word
 		for _, o := range v.Opts {
 			if o.Role == programs.Split && o.HasValue {
-				if val := v.Value(o); !val.Dynamic {
-					split = append(split, splitWords(val.Value)...)
+				val := v.Value(o)
+				words := splitWords(val.codeText())
+				if val.Dynamic {
+					// env -S "$X": what runs is only known at run time
+					for i := range words {
+						holeDynamic(&words[i])
+					}
 				}
+				split = append(split, words...)
 			}
 		}
 		k := v.firstRole(programs.Argv)

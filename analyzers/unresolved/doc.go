@@ -16,5 +16,6 @@
 //
 // Rule unresolved.command (ask, score 0.6). Commands inside eval or sh -c
 // bodies are judged the same way once the reader has re-read them; a body
-// that is itself only known at run time is the remote analyzer's concern.
+// that is itself only known at run time (shell.Command.BuiltAtRunTime:
+// sh -c "$CMD", eval "$r") is the remote analyzer's interp.dynamic-command.
 package unresolved

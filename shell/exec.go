@@ -445,7 +445,7 @@ func (w *walker) trap(cmd *Command, f frame) {
 	if len(args) > 0 && args[0].Value == "--" {
 		args = args[1:]
 	}
-	if len(args) < 2 || args[0].Dynamic || args[0].Value == "-" || strings.HasPrefix(args[0].Value, "-") {
+	if len(args) < 2 || !args[0].Dynamic && (args[0].Value == "-" || strings.HasPrefix(args[0].Value, "-")) {
 		return
 	}
 	c := f
@@ -454,7 +454,11 @@ func (w *walker) trap(cmd *Command, f frame) {
 	c.parent = cmd
 	c.redirs, c.stdin, c.wrappers = nil, Stdin{}, nil
 	saved := w.cwd
-	w.reparse(args[0].Value, c)
+	if args[0].Dynamic {
+		w.runProgram(args[0].codeText(), w.cwd, c) // trap "$x" EXIT
+	} else {
+		w.reparse(args[0].Value, c)
+	}
 	w.cwd = saved
 }
 

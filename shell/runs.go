@@ -674,12 +674,16 @@ func (w *walker) remote(cmd *Command, v *Invocation, words []Word, f frame) {
 	if len(words) > 0 {
 		text, ok := joinStatic(words)
 		if !ok {
-			return
+			if !local {
+				return
+			}
+			// code built at run time, run on this machine
+			text = codeJoin(words)
 		}
 		body = text
 	} else {
-		text, _, ok := w.stdinText(cmd, 0)
-		if !ok {
+		text, dyn, ok := w.stdinText(cmd, 0)
+		if !ok || dyn && !local {
 			return
 		}
 		body = text

@@ -49,6 +49,14 @@
 //     Remove-Item -Recurse ~), ask where it asks, nothing where it passes
 //     (shutil.rmtree('build')); the root or the home directory however
 //     the language spells it denies; a target that is not a literal asks.
+//   - interp.dynamic-command (ask): code only known at run time — a
+//     shell, eval, trap, sed e, vim -c or inline program running text
+//     built from a variable, a command's output, its input or a runner's
+//     placeholder (sh -c "$CMD", eval "$r", bash <<<"$x", xargs -I{} sh
+//     -c {}, python -c "exec(input())", os.system(cmd)): the reader's
+//     command whose program is Dynamic for that reason
+//     (shell.Command.BuiltAtRunTime). Text the reader or its dry run
+//     resolves is judged as what it resolves to instead.
 //   - remote.package-install: a package installed as root from a URL
 //     (rpm -U URL, dnf/yum/zypper install URL, pacman -U URL, brew
 //     install URL) or from a file this call downloaded (wget x.deb && dpkg

@@ -465,7 +465,8 @@ func (ps *parser) short(i int, v, sign string) int {
 		}
 		if ok && sp.arg != NoArg {
 			switch {
-			case j+1 < len(v):
+			case j+1 < len(v), dyn && j+1 == len(v) && len(ps.argv[i].Prefix) == len(v):
+				// a value attached, or only known at run time (-c"$X")
 				o.Value, o.HasValue, o.ValueWord = sub(ps.argv[i], v[j+1:], j+1), true, i
 			case sp.arg == ReqArg:
 				i = ps.value(&o, sp, i)

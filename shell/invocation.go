@@ -107,6 +107,9 @@ func (v *Invocation) Value(o programs.Opt) Word {
 	if !w.Dynamic {
 		w.Prefix = w.Value
 	}
+	if off := len(src.Value) - len(w.Value); w.Dynamic && src.code != "" && off >= 0 && off <= len(src.Prefix) {
+		w.code = src.code[off:] // the value's unknown parts, for code re-read
+	}
 	return w
 }
 

@@ -620,7 +620,16 @@ func (w *walker) findExec(cmd *Command, v *Invocation, o programs.Opt, f frame) 
 func (w *walker) parallel(cmd *Command, v *Invocation, f frame) {
 	words := v.OperandsOf(programs.Argv)
 	if len(words) == 0 {
-		return // commands come from the input: the remote analyzer's case
+		// no command: each ::: argument is a command line of its own
+		// (parallel ::: 'make a' "$X"); stdin lines are the remote
+		// analyzer's case
+		for _, a := range v.Values(":::") {
+			if w.err != nil {
+				return
+			}
+			w.body(a, cmd, f, "sh -c", nil)
+		}
+		return
 	}
 	arg := `"$__toolwall_runtime"`
 	if o, ok := v.Last(":::"); ok && o.HasValue {

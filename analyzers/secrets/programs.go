@@ -193,7 +193,7 @@ func (s *state) programReads(c *shell.Command, f *facts) {
 				f.reads = append(f.reads, source{kind: kFile, class: places.PrivateKey, path: keys})
 			}
 		}
-	case r == "" && editor(c.Name):
+	case editor(c.Name):
 		for _, w := range v.Args[1:] {
 			if strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "+") || strings.HasPrefix(w.Value, ":") {
 				continue

@@ -634,7 +634,7 @@ func dryWord(a string) Word {
 		glob := strings.ContainsAny(a, "*?") || strings.Contains(a, "[") && strings.Contains(a[strings.Index(a, "["):], "]")
 		return Word{Raw: a, Value: a, Prefix: a, Glob: glob}
 	}
-	var raw, val, code strings.Builder
+	var raw, val, code strings.Builder // code: Word.code
 	for s := a; s != ""; {
 		i := strings.Index(s, markUnknown)
 		if i < 0 {
@@ -655,7 +655,11 @@ func dryWord(a string) Word {
 		raw.WriteString("$" + s[:j])
 		s = s[j+len(markEnd):]
 	}
-	return Word{Raw: raw.String(), Value: val.String(), Prefix: a[:k], Dynamic: true, code: code.String()}
+	w := Word{Raw: raw.String(), Value: val.String(), Prefix: a[:k], Dynamic: true}
+	if strings.Count(a, markUnknown) > 1 {
+		w.code = code.String() // one unknown part is where Prefix ends (codeText)
+	}
+	return w
 }
 
 // dryDir returns the directory of a dry-run call, "" when it is unknown.

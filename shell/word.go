@@ -69,12 +69,13 @@ type wordBuf struct {
 	b      text
 	dyn    bool
 	prefix string
-	// tail is where the text after the last dynamic part starts.
-	tail int
 	glob   bool
 	// holes are the offsets in b where a part only known at run time
-	// stood, for Word.code.
+	// stood, for Word.code, once there are two of them (one is the end of
+	// prefix, which Word.codeText finds without them); last is the latest,
+	// where Word.Suffix starts.
 	holes []int
+	last  int
 }
 
 // text builds a string like strings.Builder, but keeps a text written in
@@ -106,10 +107,6 @@ func (t *text) WriteByte(c byte) error {
 	return t.more.WriteByte(c)
 }
 
-func (t *text) Len() int {
-	return len(t.one) + t.more.Len()
-}
-
 func (t *text) String() string {
 	if t.more.Len() == 0 {
 		return t.one
@@ -118,27 +115,32 @@ func (t *text) String() string {
 }
 
 func (x *wordBuf) dynamic() {
-	if !x.dyn {
+	n := len(x.b.one) + x.b.more.Len()
+	switch {
+	case !x.dyn:
 		x.dyn = true
 		x.prefix = x.b.String()
-	}
-	x.tail = x.b.Len()
-	if n := len(x.b.one) + x.b.more.Len(); len(x.holes) == 0 || x.holes[len(x.holes)-1] != n {
+	case n != x.last:
+		if len(x.holes) == 0 {
+			x.holes = append(x.holes, len(x.prefix))
+		}
 		x.holes = append(x.holes, n)
 	}
+	x.last = n
 }
 
 func (x *wordBuf) word(raw string) Word {
 	v := x.b.String()
 	p, sfx := v, ""
 	if x.dyn {
-		p, sfx = x.prefix, v[min(x.tail, len(v)):]
+		p, sfx = x.prefix, v[min(x.last, len(v)):]
 	}
 	return Word{Raw: raw, Value: v, Dynamic: x.dyn, Prefix: p, Suffix: sfx, Glob: x.glob, code: x.code(v)}
 }
 
 // code returns v, the buffer's text, with runtimeHole where each part
-// only known at run time stood; "" when there was none.
+// only known at run time stood; "" when there were fewer than two (a lone
+// hole is where Prefix ends: Word.codeText puts it back).
 func (x *wordBuf) code(v string) string {
 	if len(x.holes) == 0 {
 		return ""
@@ -620,6 +622,9 @@ func (w *walker) heredocBody(r *syntax.Redirect, f *frame, subs *[]sub) (text, c
 	text = b.b.String()
 	if b.dyn {
 		code = b.code(text)
+		if code == "" {
+			code = text[:len(b.prefix)] + runtimeHole + text[len(b.prefix):]
+		}
 	}
 	if r.Op == syntax.DashHdoc {
 		text, code = trimTabs(text), trimTabs(code)

@@ -76,7 +76,8 @@
 //	                       no file), secret (a credential: gh auth token),
 //	                       shellenv (shell code of its own making that
 //	                       sets up its environment, which users eval:
-//	                       ssh-agent, pyenv init -, brew shellenv)
+//	                       ssh-agent, pyenv init -, brew shellenv,
+//	                       kubectl completion bash)
 //	opt SPELLING… [= NAME] [-> ROLE] [ends]
 //	                       an option; spellings are -x (a switch), -x:
 //	                       (takes a value, attached or the next word),

@@ -230,6 +230,7 @@ var forms = []func(string) string{
 	func(x string) string { return "cat <(" + x + ")" },
 	func(x string) string { return ": <(" + x + ")" },
 	func(x string) string { return "# a note \\\n" + x },
+	func(x string) string { return "echo a # a note \\\n" + x },
 	func(x string) string { return "f() { " + x + "; }; f" },
 	func(x string) string { return "command_not_found_handle() { " + x + "; }; nosuchprogram" },
 	func(x string) string { return "trap " + shq(x) + " EXIT" },

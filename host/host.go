@@ -285,6 +285,9 @@ func MCPCalls(calls []toolwall.Call, ran bool) (out []toolwall.Call, unread erro
 // arguments map onto (MCPCalls), the strictest verdict of them deciding
 // (the first of equals); arguments that cannot be read are refused.
 func Judge(ctx context.Context, sh toolwall.Shield, call toolwall.Call) toolwall.Verdict {
+	if isWindowsPath(call.Cwd) || isWindowsPath(call.Project) {
+		call = windowsCall(call) // as a hook reads a Windows host's call
+	}
 	calls, err := MCPCalls([]toolwall.Call{call}, false)
 	if err != nil {
 		return toolwall.Refusal("hook", toolwall.RuleMalformed, MCPUnread(call.Tool, err))

@@ -309,6 +309,7 @@ func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 	if nesting(src) > maxNesting {
 		return nil, "", &LimitError{Limit: "depth", Max: maxNesting}
 	}
+	src = commentEnds(src)
 	f, err := w.parser.Parse(strings.NewReader(src), "")
 	if err == nil {
 		return f, src, nil
@@ -333,6 +334,49 @@ func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 		}
 	}
 	return nil, "", &SyntaxError{Depth: depth, Err: err}
+}
+
+// commentEnds returns src with the backslash dropped that ends a comment
+// line: bash ends a comment at the newline, backslash or not, while the
+// parser takes "\\\n" there as a line continuation and reads the next line
+// into the comment ("echo a # note \\\nrm -rf ~" runs rm in bash).
+func commentEnds(src string) string {
+	if !strings.Contains(src, "\\\n") || strings.IndexByte(src, '#') < 0 {
+		return src
+	}
+	var b strings.Builder
+	var single, double, word bool
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case single:
+			single = c != '\''
+		case c == '\\' && i+1 < len(src):
+			b.WriteByte(c)
+			i++
+			c = src[i]
+		case c == '\'' && !double:
+			single = true
+		case c == '"':
+			double = !double
+		case c == '#' && !double && !word:
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				j = len(src) - i
+			}
+			line := src[i : i+j]
+			if n := len(line) - len(strings.TrimRight(line, "\\")); n%2 == 1 {
+				line = line[:len(line)-1]
+			}
+			b.WriteString(line)
+			i += j - 1
+			word = true
+			continue
+		}
+		b.WriteByte(c)
+		word = !strings.ContainsRune(" \t\n;&|()<>", rune(c))
+	}
+	return b.String()
 }
 
 // spaceDoubleParens returns src with every "((" outside single quotes,

@@ -8,12 +8,29 @@ import (
 
 // defineAlias records the static NAME=VALUE operands of `alias` in the
 // current shell (bash manual §6.6) and forgets those of `unalias` (-a:
-// all).
+// all); `hash -p PATH NAME` makes NAME run PATH, read as an alias.
 func (w *walker) defineAlias(cmd *Command, f frame) {
 	if f.define {
 		return
 	}
 	s := f.scope
+	if cmd.Name == "hash" {
+		// hash -p PATH NAME…: NAME runs PATH from then on, in this shell
+		args := cmd.Args[1:]
+		if len(args) < 3 || args[0].Value != "-p" || args[0].Dynamic || args[1].Dynamic {
+			return
+		}
+		for _, n := range args[2:] {
+			if n.Dynamic || n.Value == "" {
+				continue
+			}
+			if s.aliases == nil {
+				s.aliases = map[string]string{}
+			}
+			s.aliases[n.Value] = "'" + strings.ReplaceAll(args[1].Value, "'", `'\''`) + "'"
+		}
+		return
+	}
 	for _, a := range cmd.Args[1:] {
 		if a.Dynamic {
 			continue

@@ -17,6 +17,9 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	for _, a := range ce.Assigns {
 		aw := w.assignWord(a, &f, &subs)
 		w.shellRun(aw, f)
+		if !aw.Dynamic {
+			w.subscriptCode(aw.Value, f)
+		}
 		if aw.Dynamic {
 			assigns = append(assigns, aw.Raw)
 		} else {
@@ -62,6 +65,11 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 		}
 		w.subs(subs, f)
 		return cmd
+	}
+	for _, a := range args {
+		if !a.Dynamic {
+			w.subscriptCode(a.Value, f)
+		}
 	}
 	cmd := w.command(args, f)
 	cmd.Assigns = assigns

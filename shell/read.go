@@ -788,6 +788,9 @@ func (w *walker) decl(c *syntax.DeclClause, f frame) *Command {
 		aw := w.assignWord(a, &f, &subs)
 		args = append(args, aw)
 		w.shellRun(aw, f)
+		if !aw.Dynamic {
+			w.subscriptCode(aw.Value, f)
+		}
 	}
 	cmd := w.command(args, f)
 	w.finish(cmd, nil, f)
@@ -802,7 +805,11 @@ func (w *walker) let(c *syntax.LetClause, f frame) *Command {
 	args := []Word{{Raw: "let", Value: "let", Prefix: "let"}}
 	for _, x := range c.Exprs {
 		if wd, ok := x.(*syntax.Word); ok {
-			args = append(args, w.word(wd, &f, &subs, false))
+			a := w.word(wd, &f, &subs, false)
+			if !a.Dynamic {
+				w.subscriptCode(a.Value, f)
+			}
+			args = append(args, a)
 			continue
 		}
 		raw := rawText(f.src, x)

@@ -33,7 +33,7 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 	case "eval":
 		w.eval(cmd, f)
 		return
-	case "alias", "unalias":
+	case "alias", "unalias", "hash":
 		if plain(cmd) {
 			w.defineAlias(cmd, f)
 		}

@@ -89,3 +89,16 @@ func (w *walker) promptOp(p *syntax.ParamExp, f *frame) {
 		w.promptText(v, c)
 	}
 }
+
+// subscriptCode reads the substitutions in an array subscript held by a
+// static value ("x[$(rm -rf ~)]"): bash evaluates a variable's value as
+// arithmetic wherever one is expected ([[ $v -eq 0 ]], let, declare -i,
+// $((v))), and a subscript's substitution then runs.
+func (w *walker) subscriptCode(value string, f frame) {
+	if !strings.Contains(value, "[$(") && !strings.Contains(value, "[`") {
+		return
+	}
+	c := f.nested("arithmetic subscript")
+	c.depth++
+	w.promptText(value, c)
+}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -630,6 +631,10 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 func (w *walker) arithAsSubshells(c *syntax.ArithmCmd, f frame) {
 	lo, hi := int(c.Left.Offset())+2, int(c.Right.Offset())
 	if lo > hi || hi > len(f.src) || f.depth >= w.opt.MaxDepth {
+		return
+	}
+	// a command needs a name: numbers and operators alone run nothing
+	if !strings.ContainsFunc(f.src[lo:hi], func(r rune) bool { return r == '_' || r == '$' || r == '`' || unicode.IsLetter(r) }) {
 		return
 	}
 	// dash reads every (( inside as two subshells too

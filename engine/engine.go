@@ -371,7 +371,7 @@ var binaries = []string{"toolwall", "toolwall-hook", "toolwall-llm", "toolwall-n
 // shared-memory and lost-records files, the audit store (database, WAL,
 // shared memory, inbox), the approvals, and the resident's socket with
 // its pid and lock files when no runtime directory is set
-// (resident.Socket).
+// (resident.Socket): every file of the state directory.
 func DefaultFiles() []string {
 	var out []string
 	for _, dir := range []string{"go/bin", ".local/bin", "bin"} {
@@ -381,19 +381,9 @@ func DefaultFiles() []string {
 	}
 	return append(out,
 		".config/toolwall/config.toml",
-		".local/state/toolwall/state.db",
-		".local/state/toolwall/state.db-wal",
-		".local/state/toolwall/state.db-shm",
-		".local/state/toolwall/state.db-lost",
-		".local/state/toolwall/audit.db",
-		".local/state/toolwall/audit.db-wal",
-		".local/state/toolwall/audit.db-shm",
-		".local/state/toolwall/audit.jsonl",
-		".local/state/toolwall/approvals.jsonl",
-		".local/state/toolwall/approvals.jsonl.lock",
-		".local/state/toolwall/hook-*.sock",
-		".local/state/toolwall/hook-*.sock.pid",
-		".local/state/toolwall/hook-*.sock.lock",
+		// every file of its state directory: session memory, the
+		// audit store, approvals, the resident's socket, pid and lock
+		".local/state/toolwall/*",
 	)
 }
 
@@ -408,7 +398,7 @@ func SystemFiles() []string {
 			out = append(out, dir+"/"+b)
 		}
 	}
-	return append(out, "/run/user/*/toolwall/hook-*.sock", "/run/user/*/toolwall/hook-*.sock.pid", "/run/user/*/toolwall/hook-*.sock.lock")
+	return append(out, "/run/user/*/toolwall/*")
 }
 
 // HostSettings lists every agent host's hook settings files but Claude

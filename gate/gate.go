@@ -424,10 +424,10 @@ func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 			Score: 0.45, Action: toolwall.Warn,
 			Reason: fmt.Sprintf("The command does not parse as shell (%v); bash would refuse it and run nothing. Fix the quoting or syntax and retry.", syn.Err),
 		}
-		if strings.Contains(cmd, "<<") && (strings.Contains(cmd, "$(") || strings.Contains(cmd, "${") || strings.Contains(cmd, "`")) {
-			// bash reads a heredoc inside a substitution or an
-			// expansion, where this parser gives up: the code in it may
-			// still run
+		if strings.Contains(cmd, "<<") && (strings.Contains(cmd, "$(") || strings.Contains(cmd, "${") || strings.Contains(cmd, "`") || strings.Contains(cmd, "((")) {
+			// bash reads a heredoc inside a substitution, an expansion
+			// or the subshells it falls back to from "((", where this
+			// parser gives up: the code in it may still run
 			*f = toolwall.Finding{
 				Analyzer: "shell", Rule: "shell.unreadable-code", Category: "input",
 				Score: 0.6, Action: toolwall.Ask,

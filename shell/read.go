@@ -345,39 +345,12 @@ func commentEnds(src string) string {
 	if !strings.Contains(src, "\\\n") || strings.IndexByte(src, '#') < 0 {
 		return src
 	}
-	var b strings.Builder
-	var single, double, word bool
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case single:
-			single = c != '\''
-		case c == '\\' && i+1 < len(src):
-			b.WriteByte(c)
-			i++
-			c = src[i]
-		case c == '\'' && !double:
-			single = true
-		case c == '"':
-			double = !double
-		case c == '#' && !double && !word:
-			j := strings.IndexByte(src[i:], '\n')
-			if j < 0 {
-				j = len(src) - i
-			}
-			line := src[i : i+j]
-			if n := len(line) - len(strings.TrimRight(line, "\\")); n%2 == 1 {
-				line = line[:len(line)-1]
-			}
-			b.WriteString(line)
-			i += j - 1
-			word = true
-			continue
+	return rewrite(src, func(line string) string {
+		if n := len(line) - len(strings.TrimRight(line, "\\")); n%2 == 1 {
+			return line[:len(line)-1]
 		}
-		b.WriteByte(c)
-		word = !strings.ContainsRune(" \t\n;&|()<>", rune(c))
-	}
-	return b.String()
+		return line
+	}, nil)
 }
 
 // spaceDoubleParens returns src with every "((" outside single quotes,
@@ -388,6 +361,17 @@ func spaceDoubleParens(src string, dollar bool) string {
 	if !strings.Contains(src, "((") {
 		return src
 	}
+	return rewrite(src, nil, func(prev byte, double bool) bool {
+		return (prev != '$' || dollar) && (!double || prev == '$')
+	})
+}
+
+// rewrite copies src as the shell splits it: outside single quotes and
+// backslash escapes, each comment (from a # that starts a word to the end
+// of its line) goes through comment, and each "((" for which spaced (given
+// the byte before it and whether it stands in double quotes) says so is
+// spaced to "( (". A nil function changes nothing.
+func rewrite(src string, comment func(line string) string, spaced func(prev byte, double bool) bool) string {
 	var b strings.Builder
 	b.Grow(len(src) + 8)
 	var single, double, word bool
@@ -409,13 +393,24 @@ func spaceDoubleParens(src string, dollar bool) string {
 			if j < 0 {
 				j = len(src) - i
 			}
-			b.WriteString(src[i : i+j])
+			line := src[i : i+j]
+			if comment != nil {
+				line = comment(line)
+			}
+			b.WriteString(line)
 			i += j - 1
+			word = true
 			continue
-		case c == '(' && i+1 < len(src) && src[i+1] == '(' && (i == 0 || src[i-1] != '$' || dollar) && (!double || i > 0 && src[i-1] == '$'):
-			b.WriteString("( ")
-			word = false
-			continue
+		case c == '(' && spaced != nil && i+1 < len(src) && src[i+1] == '(':
+			var prev byte
+			if i > 0 {
+				prev = src[i-1]
+			}
+			if spaced(prev, double) {
+				b.WriteString("( ")
+				word = false
+				continue
+			}
 		}
 		b.WriteByte(c)
 		word = !strings.ContainsRune(" \t\n;&|()<>", rune(c))

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -421,11 +422,32 @@ func stopResident(t *testing.T, socket string) {
 	if err != nil {
 		return
 	}
+	pid := 0
 	_ = raw.Control(func(fd uintptr) {
 		if cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED); err == nil {
-			_ = syscall.Kill(int(cred.Pid), syscall.SIGTERM)
+			pid = int(cred.Pid)
 		}
 	})
+	if pid <= 0 || syscall.Kill(pid, syscall.SIGTERM) != nil {
+		return
+	}
+	// Wait until it is gone: a resident still removing its socket races
+	// the test's temporary directories being removed.
+	// (A zombie has exited: its parent, maybe this test, reaps it later.)
+	alive := func() bool {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false
+		}
+		i := bytes.LastIndexByte(stat, ')')
+		return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
+	}
+	for deadline := time.Now().Add(10 * time.Second); alive(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Errorf("the resident %d did not exit on SIGTERM", pid)
+			return
+		}
+	}
 }
 
 // TestResidentServesOnlyTheClient: a program of the same user that is not

@@ -130,9 +130,93 @@ func New(tmp, recorder string, names []string) (*Tracer, error) {
 // Close removes the tracer's directory.
 func (t *Tracer) Close() error { return os.RemoveAll(t.dir) }
 
-// notFound matches bash's and dash's messages for a command they cannot
-// find: "bash: line 1: x: command not found", "dash: 1: x: not found".
-var notFound = regexp.MustCompile(`: ([^:]+): (?:command )?not found$`)
+// A shell that cannot find a command says so on its standard error:
+// bash as "bash: line 1: NAME: command not found" (its exec builtin as
+// "...: exec: NAME: not found"), dash as "dash: 1: NAME: not found" (and
+// "dash: 1: exec: NAME: not found"). The prefix is the shell's name or
+// the script's path, with bash's "line N: " when it is not interactive.
+// Other builtins' messages ("alias: x: not found", "hash: x: not found",
+// "type: x: not found", dash's ".: file: not found") name no command.
+var (
+	bashNotFound = regexp.MustCompile(`^((?:` + prefix + `: )*)(.*): command not found$`)
+	bashExec     = regexp.MustCompile(`^(?:` + prefix + `: )*line [0-9]+: exec: (.*): not found$`)
+	dashNotFound = regexp.MustCompile(`^(?:` + prefix + `: )*[0-9]+: (?:exec: )?(.*): not found$`)
+	// quoted is how bash shows a name with a byte it does not print
+	// as is: $'\342\200\234x'
+	quoted = regexp.MustCompile(`^\$'((?:[^'\\]|\\.)*)'$`)
+)
+
+// prefix is one piece a shell's message starts with: the shell's name
+// (bash, sh, …) or a script's path, and bash's "line N".
+const prefix = `(?:[a-z]*sh|[^:\s]*/[^:\s]*|line [0-9]+)`
+
+// missingName returns the command a line of a shell's standard error says
+// was not found. Two children of a pipeline may write their messages at
+// once: bash writes a message in pieces (the prefix, then the rest), so
+// the pieces of two messages can interleave on one line; every leading
+// prefix piece is dropped.
+func missingName(line string) (string, bool) {
+	var name string
+	if m := bashNotFound.FindStringSubmatch(line); m != nil {
+		name = m[2]
+	} else if m := bashExec.FindStringSubmatch(line); m != nil {
+		name = m[1]
+	} else if m := dashNotFound.FindStringSubmatch(line); m != nil {
+		name = m[1]
+		if strings.HasPrefix(name, "hash: ") || strings.HasPrefix(name, ".: ") {
+			return "", false
+		}
+	} else {
+		return "", false
+	}
+	if m := quoted.FindStringSubmatch(name); m != nil {
+		name = unquoteANSIC(m[1])
+	}
+	return name, name != ""
+}
+
+// unquoteANSIC undoes bash's $'…' quoting of a name in its messages:
+// octal bytes and the C escapes.
+func unquoteANSIC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			n := 0
+			for j := 0; j < 3 && i < len(s) && s[i] >= '0' && s[i] <= '7'; j++ {
+				n = n*8 + int(s[i]-'0')
+				i++
+			}
+			i--
+			b.WriteByte(byte(n))
+		default: // \\, \', \"
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
 
 // Run runs src under shell ("bash" or "dash") as "shell -c src". Runs
 // may be concurrent.
@@ -195,10 +279,7 @@ func (t *Tracer) Run(ctx context.Context, shell, src string) (*Run, error) {
 	sc := bufio.NewScanner(&stderr)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if m := notFound.FindStringSubmatch(sc.Text()); m != nil {
-			// two children of a pipeline may write their messages
-			// at once: a message's pieces can interleave
-			name := strings.TrimSpace(strings.ReplaceAll(m[1], "not found", ""))
+		if name, ok := missingName(sc.Text()); ok {
 			r.Missing = append(r.Missing, name)
 		}
 	}

@@ -185,6 +185,9 @@ type walker struct {
 	// active holds the functions whose bodies are being expanded
 	// (recursion guard).
 	active map[string]bool
+	// hooks holds the definitions of hook functions (hookFuncs) whose
+	// bodies are being walked as the shell calls them.
+	hooks map[*syntax.FuncDecl]bool
 	// aliasing holds the aliases being expanded: an alias is not
 	// expanded again inside its own text (bash manual §6.6).
 	aliasing map[string]bool
@@ -315,6 +318,21 @@ func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 	if err == nil {
 		return f, src, nil
 	}
+	// bash takes "! ! cmd", "time ! cmd" and a heredoc's delimiter
+	// followed by the ")" that closes a substitution; the parser none
+	for range 16 {
+		alt, ok := negations(src, err)
+		if !ok {
+			alt, ok = delimiterParen(src, err)
+		}
+		if !ok {
+			break
+		}
+		src = alt
+		if f, err = w.parser.Parse(strings.NewReader(src), ""); err == nil {
+			return f, src, nil
+		}
+	}
 	// bash reads "((" as an arithmetic command (and "$((" as an arithmetic
 	// expansion) only where it finds the matching "))"; elsewhere it reads
 	// the text again as nested subshells ("( (", "$( ("), and dash always
@@ -335,6 +353,71 @@ func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 		}
 	}
 	return nil, "", &SyntaxError{Depth: depth, Err: err}
+}
+
+// negations returns src rewritten, at the place err points to, to a
+// reading the parser takes and bash runs the same way: bash's grammar
+// lets a pipeline be negated more than once ("! ! cmd", an even number
+// cancels out) and lets "!" follow "time" or "time -p" ("time ! cmd" is
+// "! time cmd"); the parser refuses both. The text keeps its length, so
+// that offsets into it hold.
+func negations(src string, err error) (string, bool) {
+	e, ok := err.(syntax.ParseError)
+	if !ok {
+		return "", false
+	}
+	at := int(e.Pos.Offset())
+	if at >= len(src) || src[at] != '!' {
+		return "", false
+	}
+	b := []byte(src)
+	switch e.Text {
+	case "cannot negate a command multiple times":
+		next := at + 1 + len(src[at+1:]) - len(strings.TrimLeft(src[at+1:], " \t"))
+		if next == at+1 || next >= len(src) || src[next] != '!' {
+			return "", false
+		}
+		b[at], b[next] = ' ', ' '
+	case "`!` can only be used in full statements":
+		// the words before are "time" or "time -p", at a pipeline's start
+		before := strings.TrimRight(src[:at], " \t")
+		start := strings.LastIndex(before, "time")
+		if start < 0 || strings.TrimSpace(before[start:]) != "time" && strings.Join(strings.Fields(before[start:]), " ") != "time -p" {
+			return "", false
+		}
+		if start > 0 && !strings.ContainsRune(" \t\n;&|(){}!", rune(src[start-1])) {
+			return "", false
+		}
+		moved := "! " + before[start:]
+		copy(b[start:], moved+strings.Repeat(" ", at+1-start-len(moved)))
+	default:
+		return "", false
+	}
+	return string(b), true
+}
+
+// delimiterParen returns src with a newline put between a heredoc's
+// delimiter and the ")" after it on the same line, when err says the
+// heredoc is not closed: inside $(…) and <(…) bash ends the heredoc at
+// that line ("$(cat <<E\nhi\nE)"), the parser does not.
+func delimiterParen(src string, err error) (string, bool) {
+	delim, ok := UnclosedHeredoc(err)
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	found := false
+	for line := range strings.SplitAfterSeq(src, "\n") {
+		body := strings.TrimLeft(line, "\t")
+		if strings.HasPrefix(body, delim) && strings.HasPrefix(body[len(delim):], ")") {
+			cut := len(line) - len(body) + len(delim)
+			b.WriteString(line[:cut] + "\n" + line[cut:])
+			found = true
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String(), found
 }
 
 // commentEnds returns src with the backslash dropped that ends a comment
@@ -366,29 +449,74 @@ func spaceDoubleParens(src string, dollar bool) string {
 	})
 }
 
-// rewrite copies src as the shell splits it: outside single quotes and
+// rewrite copies src as the shell splits it: outside quotes and
 // backslash escapes, each comment (from a # that starts a word to the end
 // of its line) goes through comment, and each "((" for which spaced (given
 // the byte before it and whether it stands in double quotes) says so is
-// spaced to "( (". A nil function changes nothing.
+// spaced to "( (". A command substitution or backquoted command inside
+// double quotes is code again, with comments of its own. A nil function
+// changes nothing.
 func rewrite(src string, comment func(line string) string, spaced func(prev byte, double bool) bool) string {
 	var b strings.Builder
 	b.Grow(len(src) + 8)
-	var single, double, word bool
+	// ctxs are the nested contexts: the script, a double-quoted string,
+	// a $(…) or `…` command; a $(…) counts its open parentheses and the
+	// case clauses whose patterns end in ")"
+	type context struct {
+		kind         byte // 0 script, '"', '(' for $(…), '`'
+		depth, cases int
+	}
+	ctxs := []context{{}}
+	var single, ansi, word, dollar bool
 	for i := 0; i < len(src); i++ {
 		c := src[i]
+		cur := &ctxs[len(ctxs)-1]
+		wasDollar := dollar
+		dollar = false
 		switch {
 		case single:
 			single = c != '\''
+		case ansi && c == '\\' && i+1 < len(src):
+			b.WriteByte(c)
+			i++
+			c = src[i]
+		case ansi:
+			ansi = c != '\''
 		case c == '\\' && i+1 < len(src):
 			b.WriteByte(c)
 			i++
 			c = src[i]
-		case c == '\'' && !double:
-			single = true
+		case cur.kind == '"':
+			switch {
+			case c == '"':
+				ctxs = ctxs[:len(ctxs)-1]
+			case c == '`':
+				ctxs = append(ctxs, context{kind: '`'})
+			case c == '(' && wasDollar:
+				if spaced != nil && i+1 < len(src) && src[i+1] == '(' && spaced('$', true) {
+					b.WriteString("( ")
+					ctxs = append(ctxs, context{kind: '('})
+					word = false
+					continue
+				}
+				ctxs = append(ctxs, context{kind: '('})
+			}
+			dollar = c == '$'
+		case c == '\'':
+			if wasDollar {
+				ansi = true
+			} else {
+				single = true
+			}
 		case c == '"':
-			double = !double
-		case c == '#' && !double && !word:
+			ctxs = append(ctxs, context{kind: '"'})
+		case c == '`':
+			if cur.kind == '`' {
+				ctxs = ctxs[:len(ctxs)-1]
+			} else {
+				ctxs = append(ctxs, context{kind: '`'})
+			}
+		case c == '#' && !word:
 			j := strings.IndexByte(src[i:], '\n')
 			if j < 0 {
 				j = len(src) - i
@@ -401,21 +529,47 @@ func rewrite(src string, comment func(line string) string, spaced func(prev byte
 			i += j - 1
 			word = true
 			continue
-		case c == '(' && spaced != nil && i+1 < len(src) && src[i+1] == '(':
-			var prev byte
-			if i > 0 {
-				prev = src[i-1]
+		case c == '$':
+			dollar = true
+		case c == '(':
+			if wasDollar {
+				ctxs = append(ctxs, context{kind: '('})
+			} else {
+				cur.depth++
 			}
-			if spaced(prev, double) {
-				b.WriteString("( ")
-				word = false
-				continue
+			if spaced != nil && i+1 < len(src) && src[i+1] == '(' {
+				var prev byte
+				if i > 0 {
+					prev = src[i-1]
+				}
+				if spaced(prev, false) {
+					b.WriteString("( ")
+					word = false
+					continue
+				}
 			}
+		case c == ')':
+			switch {
+			case cur.depth > 0:
+				cur.depth--
+			case cur.cases > 0: // a pattern's end
+			case cur.kind == '(':
+				ctxs = ctxs[:len(ctxs)-1]
+			}
+		case !word && cur.kind == '(' && keyword(src[i:], "case"):
+			cur.cases++
+		case !word && cur.kind == '(' && keyword(src[i:], "esac") && cur.cases > 0:
+			cur.cases--
 		}
 		b.WriteByte(c)
 		word = !strings.ContainsRune(" \t\n;&|()<>", rune(c))
 	}
 	return b.String()
+}
+
+// keyword reports whether s starts with the reserved word kw.
+func keyword(s, kw string) bool {
+	return strings.HasPrefix(s, kw) && (len(s) == len(kw) || strings.IndexByte(" \t\n;&|()<>", s[len(kw)]) >= 0)
 }
 
 // reparse parses body as a nested script and walks it in f (whose depth
@@ -737,13 +891,17 @@ func (w *walker) funcDecl(c *syntax.FuncDecl, f frame) {
 		bf.define = true
 		w.stmt(c.Body, bf)
 		w.out, w.cwd, w.active[n.Value] = savedOut, savedCwd, wasActive
-		if hookFuncs[n.Value] && !f.define && !wasActive {
-			// the shell calls it by itself (a command not found, a prompt)
-			w.active[n.Value] = true
+		if hookFuncs[n.Value] && !f.define && !w.hooks[c] {
+			// the shell calls it by itself (a command not found, a
+			// prompt), a handler defined inside the handler too
+			if w.hooks == nil {
+				w.hooks = map[*syntax.FuncDecl]bool{}
+			}
+			w.active[n.Value], w.hooks[c] = true, true
 			hf := f.nested("function " + n.Value)
 			hf.fn = n.Value
 			w.stmt(c.Body, hf)
-			w.cwd, w.active[n.Value] = savedCwd, wasActive
+			w.cwd, w.active[n.Value], w.hooks[c] = savedCwd, wasActive, false
 		}
 	}
 }

@@ -219,8 +219,24 @@ func unquoteANSIC(s string) string {
 }
 
 // Run runs src under shell ("bash" or "dash") as "shell -c src". Runs
-// may be concurrent.
+// may be concurrent. A sandbox that cannot start for want of processes
+// (the machine, or another run as the same user, is full) is tried
+// again.
 func (t *Tracer) Run(ctx context.Context, shell, src string) (*Run, error) {
+	for try := 1; ; try++ {
+		r, err := t.run(ctx, shell, src)
+		if err == nil || try == 4 || !strings.Contains(err.Error(), "Resource temporarily unavailable") {
+			return r, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(time.Duration(try) * 250 * time.Millisecond):
+		}
+	}
+}
+
+func (t *Tracer) run(ctx context.Context, shell, src string) (*Run, error) {
 	trace, err := os.MkdirTemp(t.dir, "run")
 	if err != nil {
 		return nil, err

@@ -48,7 +48,8 @@ type Tracer struct {
 	bin string
 	// uids are the users runs start as when the tracer runs as root, one
 	// per run at a time, so that a fork bomb in one run meets its own
-	// process limit and not its neighbours'.
+	// process limit and not its neighbours' (nor another test process's:
+	// the range depends on the process id).
 	uids    chan int
 	Timeout time.Duration
 }
@@ -114,9 +115,11 @@ func New(tmp, recorder string, names []string) (*Tracer, error) {
 		}
 	}
 	if os.Geteuid() == 0 {
+		// tracers of other processes take other users, mostly
+		base := 60001 + os.Getpid()%64*8
 		t.uids = make(chan int, 8)
 		for i := range cap(t.uids) {
-			t.uids <- 60001 + i
+			t.uids <- base + i
 		}
 	}
 	if r, err := t.Run(context.Background(), "bash", "true_probe_name"); err != nil {

@@ -247,6 +247,15 @@ var forms = []func(string) string{
 	func(x string) string { return ": ${v:=$(" + x + ")}" },
 	func(x string) string { return "echo `" + strings.ReplaceAll(x, "`", "\\`") + "`" },
 	func(x string) string { return "x\\\n=1; " + x },
+	// grammar bash has and the parser lacked
+	func(x string) string { return "! ! " + x },
+	func(x string) string { return "time ! " + x },
+	func(x string) string { return "time -p " + x },
+	func(x string) string { return `echo "$(sh <<'E'` + "\n" + x + "\nE)\"" },
+	func(x string) string { return `echo "$(echo a # a note \` + "\n" + x + `)"` },
+	func(x string) string {
+		return "command_not_found_handle() { command_not_found_handle() { " + x + "; }; nosuch; }; nosuchprogram"
+	},
 }
 
 // payloads are the commands the forms wrap.
@@ -308,7 +317,11 @@ func TestDifferential(t *testing.T) {
 }
 
 func FuzzDifferential(f *testing.F) {
-	for _, x := range composedForms()[:40] {
+	// every form once, and the pairs of the first
+	for _, form := range forms {
+		f.Add(form(payloads[0]))
+	}
+	for _, x := range composedForms()[:len(forms)+1] {
 		f.Add(x)
 	}
 	tr := sealedTracer(f)

@@ -759,7 +759,7 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			f.wrappers = append(append([]string(nil), f.wrappers...), "time")
-			last = w.stmt(c.Stmt, f)
+			last = w.stmt(timeDashes(c.Stmt), f)
 		}
 	case *syntax.CoprocClause:
 		f.background = true
@@ -771,6 +771,19 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 	}
 	w.subs(subs, outer)
 	return last
+}
+
+// timeDashes returns st without the "--" bash skips after time or time
+// -p ("time -- cmd" times cmd); the parser takes it for the command.
+func timeDashes(st *syntax.Stmt) *syntax.Stmt {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 || len(ce.Args) < 2 || ce.Args[0].Lit() != "--" {
+		return st
+	}
+	call, stmt := *ce, *st
+	call.Args = ce.Args[1:]
+	stmt.Cmd = &call
+	return &stmt
 }
 
 // arithAsSubshells walks the text of an arithmetic command the way dash

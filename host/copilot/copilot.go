@@ -137,6 +137,18 @@ func calls(tool string, f host.Fields, cwd string) ([]toolwall.Call, error) {
 		}
 		return cs, nil
 	}
+	// An MCP tool is <server>-<tool> in Copilot CLI (the server's name may
+	// hold dashes too, so it is not split off); Claude-format plugin hooks
+	// name it mcp__server__tool. No built-in tool has a dash in its name.
+	if server, name, ok := host.MCPTool(tool); ok {
+		return []toolwall.Call{host.MCPCall(server, name, f.Raw())}, nil
+	}
+	if strings.Contains(tool, "-") {
+		return []toolwall.Call{host.MCPCall("", tool, f.Raw())}, nil
+	}
+	if k, ok := f.CommandKey(); ok {
+		return nil, host.Malformed("Copilot's tool " + tool + " is not one toolwall knows, and its " + k + " argument looks like a command to run")
+	}
 	return []toolwall.Call{host.RawCall(tool, f.Raw())}, nil
 }
 

@@ -89,7 +89,7 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 		if p.ToolName == "" {
 			return req, host.Malformed("beforeMCPExecution has no tool_name")
 		}
-		c := host.MCPCall("", p.ToolName, p.ToolInput)
+		c := mcpCall(p.ToolName, p.ToolInput)
 		c.Cwd = cwd
 		req.Calls = []toolwall.Call{c}
 	case "preToolUse", "postToolUse", "postToolUseFailure":
@@ -121,6 +121,12 @@ func call(tool string, input json.RawMessage, powershell bool) (toolwall.Call, e
 		f = host.Fields{}
 	}
 	file, _ := f.Str("file_path", "path", "target_file", "filePath")
+	needFile := func() error {
+		if file == "" {
+			return host.Malformed("Cursor's " + tool + " tool_input names no file_path")
+		}
+		return nil
+	}
 	switch strings.ToLower(tool) {
 	case "shell", "terminal", "run_terminal_cmd":
 		cmd, ok := f.Str("command")
@@ -131,21 +137,37 @@ func call(tool string, input json.RawMessage, powershell bool) (toolwall.Call, e
 		c.Cwd, _ = f.Str("working_directory", "cwd")
 		return c, nil
 	case "read", "read_file":
-		return host.ReadCall(file), nil
+		return host.ReadCall(file), needFile()
 	case "write", "create":
 		content, _ := f.Str("contents", "content", "file_text")
-		return host.WriteCall(file, content), nil
+		return host.WriteCall(file, content), needFile()
 	case "edit", "strreplace", "str_replace", "search_replace":
 		old, _ := f.Str("old_string", "old_str", "oldString")
 		new, _ := f.Str("new_string", "new_str", "newString")
-		return host.EditCall(file, old, new), nil
+		return host.EditCall(file, old, new), needFile()
 	case "delete", "delete_file":
-		return host.ShellCall("rm -f -- "+host.Quote(file), false), nil
+		return host.ShellCall("rm -f -- "+host.Quote(file), false), needFile()
 	}
-	if name, ok := strings.CutPrefix(tool, "MCP:"); ok {
-		return host.MCPCall("", name, input), nil
+	if strings.HasPrefix(tool, "MCP:") {
+		return mcpCall(tool, input), nil
+	}
+	// A tool toolwall does not know goes on under its name, unless it
+	// carries a command: what that would run cannot be told.
+	if k, ok := f.CommandKey(); ok {
+		return toolwall.Call{}, host.Malformed("Cursor's tool " + tool + " is not one toolwall knows, and its " + k + " argument looks like a command to run")
 	}
 	return host.RawCall(tool, input), nil
+}
+
+// mcpCall reads an MCP tool's name as Cursor spells it: "MCP:server:tool"
+// or "MCP:tool" in preToolUse, the same or the bare tool name in
+// beforeMCPExecution.
+func mcpCall(name string, input json.RawMessage) toolwall.Call {
+	name = strings.TrimPrefix(name, "MCP:")
+	if server, tool, ok := strings.Cut(name, ":"); ok && server != "" && tool != "" {
+		return host.MCPCall(server, tool, input)
+	}
+	return host.MCPCall("", name, input)
 }
 
 // Encode prints {"permission":…} for every decision (allow included:

@@ -58,46 +58,98 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 	if len(p.ToolResponse) == 0 {
 		p.ToolResponse = c.ToolResponse
 	}
-	req, err := p.Request(mapTool)
-	if err == nil {
-		req.Prompted = req.Prompted && p.PermissionMode != "auto-full"
+	req, err := p.Request(func(c toolwall.Call) toolwall.Call { return c })
+	if err != nil || len(req.Calls) != 1 {
+		return req, err
 	}
-	return req, err
+	req.Prompted = req.Prompted && p.PermissionMode != "auto-full"
+	call := req.Calls[0]
+	calls, err := mapTool(call)
+	if err != nil {
+		if req.Event != host.PreToolUse {
+			// A report of a call that ran is remembered as it came.
+			return req, nil
+		}
+		return req, err
+	}
+	for i := range calls {
+		calls[i].ID, calls[i].Cwd, calls[i].Caller = call.ID, call.Cwd, call.Caller
+	}
+	req.Calls = calls
+	return req, nil
 }
 
-// mapTool maps Droid's tool names onto toolwall's.
-func mapTool(c toolwall.Call) toolwall.Call {
+// mapTool maps Droid's tool names onto toolwall's. A tool it knows whose
+// input it cannot read, and a tool it does not know carrying a command,
+// are errors: the call is refused, never read as harmless.
+func mapTool(c toolwall.Call) ([]toolwall.Call, error) {
+	if _, _, ok := host.MCPTool(c.Tool); ok {
+		return []toolwall.Call{c}, nil
+	}
 	f, ok := host.ParseFields(c.Input)
 	if !ok {
-		return c
+		f = host.Fields{}
 	}
 	file, _ := f.Str("file_path", "path", "filePath")
-	var n toolwall.Call
+	needFile := func(n toolwall.Call) ([]toolwall.Call, error) {
+		if file == "" {
+			return nil, host.Malformed("Droid's " + c.Tool + " tool_input names no file_path")
+		}
+		return []toolwall.Call{n}, nil
+	}
 	switch strings.ToLower(c.Tool) {
 	case "execute", "bash":
 		cmd, ok := f.Str("command")
 		if !ok {
-			return c
+			return nil, host.Malformed("Droid's " + c.Tool + " tool_input has no command")
 		}
-		n = host.ShellCall(cmd, runtime.GOOS == "windows")
+		return []toolwall.Call{host.ShellCall(cmd, runtime.GOOS == "windows")}, nil
 	case "create", "write":
 		content, _ := f.Str("content", "file_text", "contents")
-		n = host.WriteCall(file, content)
+		return needFile(host.WriteCall(file, content))
 	case "edit":
 		old, _ := f.Str("old_str", "old_string")
 		new, _ := f.Str("new_str", "new_string")
-		n = host.EditCall(file, old, new)
+		return needFile(host.EditCall(file, old, new))
 	case "read", "view":
-		n = host.ReadCall(file)
+		return needFile(host.ReadCall(file))
 	case "fetchurl", "webfetch", "fetch":
 		u, _ := f.Str("url")
-		n = host.FetchCall(u)
+		return []toolwall.Call{host.FetchCall(u)}, nil
 	case "multiedit":
-		n = toolwall.Call{Tool: toolwall.ToolMultiEdit, Input: c.Input}
-	default:
-		return c
+		if file == "" {
+			return nil, host.Malformed("Droid's MultiEdit tool_input names no file_path")
+		}
+		return []toolwall.Call{{Tool: toolwall.ToolMultiEdit, Input: c.Input}}, nil
+	case "applypatch", "apply_patch":
+		// The patch text in the apply_patch format; its field is not
+		// documented: patch, input and command are read.
+		text, ok := f.Str("patch", "input", "command")
+		if !ok {
+			if s, isString := stringInput(c.Input); isString {
+				text, ok = s, true
+			}
+		}
+		if !ok {
+			return nil, host.Malformed("Droid's ApplyPatch tool_input has no patch text")
+		}
+		calls, ok := host.PatchCalls(text, c.Cwd)
+		if !ok {
+			return nil, host.Malformed("Droid's ApplyPatch text names no file (no *** Add/Update/Delete File header)")
+		}
+		return calls, nil
 	}
-	return n
+	if k, ok := f.CommandKey(); ok {
+		return nil, host.Malformed("Droid's tool " + c.Tool + " is not one toolwall knows, and its " + k + " argument looks like a command to run")
+	}
+	return []toolwall.Call{c}, nil
+}
+
+// stringInput reads a tool_input that is a JSON string (a freeform
+// patch).
+func stringInput(in json.RawMessage) (string, bool) {
+	var s string
+	return s, json.Unmarshal(in, &s) == nil && s != ""
 }
 
 // Encode prints Claude Code's hookSpecificOutput for an ask or a deny

@@ -79,6 +79,9 @@ func calls(tool string, input json.RawMessage) ([]toolwall.Call, error) {
 		}
 		return []toolwall.Call{host.ShellCall(cmd, tool == "execute_cmd" || runtime.GOOS == "windows")}, nil
 	case "fs_write", "write", "fsWrite":
+		if file == "" {
+			return nil, host.Malformed(tool + " names no path")
+		}
 		op, _ := f.Str("command")
 		switch op {
 		case "str_replace":
@@ -113,6 +116,11 @@ func calls(tool string, input json.RawMessage) ([]toolwall.Call, error) {
 		if server, name, ok := strings.Cut(rest, "/"); ok {
 			return []toolwall.Call{host.MCPCall(server, name, input)}, nil
 		}
+	}
+	// A tool toolwall does not know goes on under its name, unless it
+	// carries a command: what that would run cannot be told.
+	if k, ok := f.CommandKey(); ok && tool != "fs_read" && tool != "read" && tool != "fsRead" {
+		return nil, host.Malformed("Kiro's tool " + tool + " is not one toolwall knows, and its " + k + " argument looks like a command to run")
 	}
 	return []toolwall.Call{host.RawCall(tool, f.Raw())}, nil
 }

@@ -52,6 +52,9 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 		}
 		c = host.ShellCall(t.CommandLine, runtime.GOOS == "windows")
 	case "pre_write_code", "post_write_code":
+		if t.FilePath == "" && p.AgentActionName == "pre_write_code" {
+			return req, host.Malformed("pre_write_code has no file_path")
+		}
 		var edits []struct {
 			OldString string `json:"old_string"`
 			NewString string `json:"new_string"`
@@ -65,8 +68,14 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 			c = toolwall.Call{Tool: toolwall.ToolMultiEdit, Input: in}
 		}
 	case "pre_read_code", "post_read_code":
+		if t.FilePath == "" && p.AgentActionName == "pre_read_code" {
+			return req, host.Malformed("pre_read_code has no file_path")
+		}
 		c = host.ReadCall(t.FilePath)
 	case "pre_mcp_tool_use", "post_mcp_tool_use":
+		if t.MCPToolName == "" && p.AgentActionName == "pre_mcp_tool_use" {
+			return req, host.Malformed("pre_mcp_tool_use has no mcp_tool_name")
+		}
 		c = host.MCPCall(t.MCPServerName, t.MCPToolName, t.MCPToolArguments)
 	case "pre_user_prompt":
 		req.Event = host.PromptSubmit

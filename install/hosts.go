@@ -135,10 +135,20 @@ func clineDocuments(home string) []string {
 	return []string{docs, xdg}
 }
 
+// plugin is a plugin file: src with the binary's path in place of
+// "@TOOLWALL@" and the binary tag line first — after src's own first line
+// when that is a "// @" directive the host needs to see first (Amp loads
+// only plugins whose first line acknowledges its experimental API).
 func plugin(path, name, src, comment string) op {
 	return fileOp{path: path, name: name, mode: 0o644, content: func(bin string) string {
 		q, _ := json.Marshal(bin)
-		return comment + " " + binaryTag + bin + "\n" + strings.Replace(src, `"@TOOLWALL@"`, string(q), 1)
+		head := ""
+		if strings.HasPrefix(src, "// @") {
+			if i := strings.IndexByte(src, '\n'); i >= 0 {
+				head, src = src[:i+1], src[i+1:]
+			}
+		}
+		return head + comment + " " + binaryTag + bin + "\n" + strings.Replace(src, `"@TOOLWALL@"`, string(q), 1)
 	}}
 }
 
@@ -295,7 +305,7 @@ var hosts = []host{
 			}
 			return []op{plugin(p, "amp", amp.Plugin, "//")}
 		},
-		note: "Amp's plugin API is experimental: plugins must be enabled in Amp (see ampcode.com/manual)."},
+		note: "Amp runs plugins only when started with PLUGINS=all (ampcode.com/manual/plugin-api); without it nothing is checked. The plugin API is experimental."},
 }
 
 // opsFor returns host h's ops for o, each knowing o.Binary as toolwall's.

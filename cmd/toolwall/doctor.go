@@ -292,8 +292,15 @@ const event = JSON.parse(call);
 `
 	switch {
 	case name == "amp":
-		return common + `let handler;
-m.default({ on: (ev, f) => { if (ev === "tool.call") handler = f; }, system: { workspaceRoot: dir } });
+		// Amp loads a plugin only when its first line acknowledges the
+		// experimental API (ampcode.com/manual/plugin-api); its helper
+		// shellCommandFromToolCall reads the Bash tool's {cmd, cwd}.
+		return common + `const fs = await import("node:fs");
+if (fs.readFileSync(plugin, "utf8").split("\n")[0] !== "// @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now")
+  refuse("Amp needs the plugin's first line to be // @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now");
+const helpers = { shellCommandFromToolCall: (e) => e.tool === "Bash" && e.input && typeof e.input.cmd === "string" ? { command: e.input.cmd, dir: e.input.cwd } : null };
+let handler;
+m.default({ on: (ev, f) => { if (ev === "tool.call") handler = f; }, system: { workspaceRoot: dir }, helpers });
 const r = await handler(event, { system: { workspaceRoot: dir } });
 say(r.action === "allow" ? { action: "allow" } : { action: "deny", reason: String(r.message) });
 `

@@ -208,10 +208,12 @@ func TestDoctorClaudeVersion(t *testing.T) {
 	}
 }
 
-// TestHostPayloads sends payloads built as Qwen Code, Copilot CLI and
-// OpenCode (1.x and 2) build them (testdata/host-payloads.json, each
-// naming the host source it comes from) through what `toolwall install`
-// wrote into a scratch home, and reads the answers as the host does.
+// TestHostPayloads sends payloads built as Qwen Code, Copilot CLI,
+// OpenCode (1.x and 2), Cursor, Factory Droid, Kiro CLI, Windsurf and Amp
+// build them (testdata/host-payloads.json, each naming the host source it
+// comes from) through what `toolwall install` wrote into a scratch home —
+// the hook command through sh -c, a plugin under node with its host's
+// loader — and reads the answers as the host does.
 func TestHostPayloads(t *testing.T) {
 	b, err := os.ReadFile("testdata/host-payloads.json")
 	if err != nil {
@@ -231,7 +233,7 @@ func TestHostPayloads(t *testing.T) {
 	app := filepath.Join(home, "src", "app")
 	os.MkdirAll(app, 0o755)
 	// OpenCode's version is unknown here: both plugins are written.
-	if out, code := toolwallWith(t, home, app, nil, "install", "qwen", "copilot", "opencode"); code != 0 {
+	if out, code := toolwallWith(t, home, app, nil, "install", "qwen", "copilot", "opencode", "cursor", "factory", "kiro", "windsurf", "amp"); code != 0 {
 		t.Fatal(out)
 	}
 	env := []string{"HOME=" + home, "TOOLWALL_STATE=" + filepath.Join(home, ".local/state/toolwall/state.db"), "XDG_CONFIG_HOME=", "TOOLWALL_CONFIG=", "QWEN_PROJECT_DIR=" + app}
@@ -243,24 +245,30 @@ func TestHostPayloads(t *testing.T) {
 			payload := strings.ReplaceAll(string(c.Payload), "@HOME@", home)
 			var got view.Reading
 			var r host.Response
-			if c.Host == "opencode" {
-				file := map[int]string{1: ".config/opencode/plugin/toolwall.js", 2: ".config/opencode/plugins/toolwall.js"}[c.API]
-				action, reason := runPlugin(t, "opencode", c.API, filepath.Join(home, file), payload, home)
+			if c.Host == "opencode" || c.Host == "amp" {
+				file := map[int]string{1: ".config/opencode/plugin/toolwall.js", 2: ".config/opencode/plugins/toolwall.js", 0: ".config/amp/plugins/toolwall.ts"}[c.API]
+				action, reason := runPlugin(t, c.Host, c.API, filepath.Join(home, file), payload, home)
 				got = view.Reading{Valid: action == "allow" || action == "deny" && reason != "", Action: map[string]toolwall.Action{"allow": toolwall.Allow, "deny": toolwall.Deny}[action], Reason: reason}
 			} else {
+				// One command, however many events run it (Cursor's seven).
 				hooks := install.Find(c.Host, install.Options{Home: home})
-				if len(hooks) != 1 {
-					t.Fatalf("installed hooks: %+v", hooks)
+				for _, h := range hooks {
+					if h.Command != hooks[0].Command {
+						t.Fatalf("installed hooks run different commands: %+v", hooks)
+					}
+				}
+				if len(hooks) == 0 {
+					t.Fatalf("no installed hook for %s", c.Host)
 				}
 				r = runProgram(t, "sh", env, []string{"-c", hooks[0].Command}, []byte(payload))
-				got = view.For(c.Host)(r, c.Want != "none")
+				got = view.For(c.Host)(r, c.Want != "none" && c.Want != "post")
 			}
 			switch c.Want {
 			case "none":
 				if r.Exit != 0 || strings.TrimSpace(r.Stdout) != "" {
 					t.Errorf("not acknowledged quietly: %+v", r)
 				}
-			case "any":
+			case "any", "post":
 				if !got.Valid {
 					t.Errorf("ill-formed answer: %+v %+v", got, r)
 				}

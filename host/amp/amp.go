@@ -37,6 +37,13 @@ type payload struct {
 		ID string `json:"id"`
 	} `json:"thread"`
 	WorkspaceRoot string `json:"workspaceRoot"`
+	ToolUseID     string `json:"toolUseID"`
+	// Shell is what Amp's helper shellCommandFromToolCall reads as the
+	// shell command the call runs (null when it runs none).
+	Shell *struct {
+		Command *string `json:"command"`
+		Dir     string  `json:"dir"`
+	} `json:"shell"`
 }
 
 // Decode reads what the plugin sends.
@@ -63,9 +70,26 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 	}
 	file, _ := f.Str("path", "file_path", "filePath")
 	cwd := p.WorkspaceRoot
+	needFile := func() error {
+		if file == "" {
+			return host.Malformed("Amp's " + p.Tool + " input names no path")
+		}
+		return nil
+	}
 	var c toolwall.Call
-	switch strings.ToLower(p.Tool) {
-	case "bash", "shell":
+	switch tool := strings.ToLower(p.Tool); {
+	case p.Shell != nil:
+		// Amp says the call runs a shell command, whatever the tool.
+		if p.Shell.Command == nil {
+			return req, host.Malformed("Amp's shell helper read no command for " + p.Tool)
+		}
+		c = host.ShellCall(*p.Shell.Command, runtime.GOOS == "windows")
+		if p.Shell.Dir != "" {
+			cwd = p.Shell.Dir
+		} else if dir, ok := f.Str("cwd"); ok && dir != "" {
+			cwd = dir
+		}
+	case tool == "bash" || tool == "shell":
 		cmd, ok := f.Str("cmd", "command")
 		if !ok {
 			return req, host.Malformed(p.Tool + " has no cmd")
@@ -74,25 +98,40 @@ func (Adapter) Decode(b []byte) (host.Request, error) {
 		if dir, ok := f.Str("cwd", "dir"); ok && dir != "" {
 			cwd = dir
 		}
-	case "create_file":
+	case tool == "create_file":
 		content, _ := f.Str("content", "contents", "file_text")
 		c = host.WriteCall(file, content)
-	case "edit_file":
+		if err := needFile(); err != nil {
+			return req, err
+		}
+	case tool == "edit_file":
 		old, _ := f.Str("old_str", "old_string", "oldString")
 		new, _ := f.Str("new_str", "new_string", "newString")
 		c = host.EditCall(file, old, new)
-	case "read":
+		if err := needFile(); err != nil {
+			return req, err
+		}
+	case tool == "read":
 		c = host.ReadCall(file)
-	case "read_web_page":
+		if err := needFile(); err != nil {
+			return req, err
+		}
+	case tool == "read_web_page":
 		u, _ := f.Str("url")
 		c = host.FetchCall(u)
 	default:
-		c = host.RawCall(p.Tool, p.Input)
-		if server, name, ok := host.MCPTool(p.Tool); ok {
+		server, name, ok := host.MCPTool(p.Tool)
+		if ok {
 			c = host.MCPCall(server, name, p.Input)
+			break
 		}
+		if k, ok := f.CommandKey(); ok {
+			return req, host.Malformed("Amp's tool " + p.Tool + " is not one toolwall knows, and its " + k + " argument looks like a command to run")
+		}
+		c = host.RawCall(p.Tool, p.Input)
 	}
 	c.Cwd = cwd
+	c.ID = p.ToolUseID
 	req.Calls = []toolwall.Call{c}
 	return req, nil
 }

@@ -91,6 +91,61 @@ func script(path, name string) op {
 	}}
 }
 
+// psScript is a Cline hook for Windows: Cline on Windows runs only
+// <HookName>.ps1 (the extension by `powershell -NoProfile
+// -NonInteractive -ExecutionPolicy Bypass -File`, the CLI by `powershell
+// -File`) and ignores extensionless hooks. The script hands its standard
+// input to toolwall as UTF-8 and exits with toolwall's status; toolwall's
+// answer is its output.
+func psScript(path, name string) op {
+	return fileOp{path: path, name: name, mode: 0o644, content: func(bin string) string {
+		return "# toolwall guard for Cline; written by `toolwall install cline`, removed by `toolwall uninstall cline`.\r\n# " +
+			binaryTag + bin + "\r\n" +
+			"$utf8 = New-Object System.Text.UTF8Encoding $false\r\n" +
+			"[Console]::InputEncoding = $utf8\r\n[Console]::OutputEncoding = $utf8\r\n$OutputEncoding = $utf8\r\n" +
+			"$payload = [Console]::In.ReadToEnd()\r\n" +
+			"$payload | & " + psQuote(bin) + " hook " + name + "\r\n" +
+			"exit $LASTEXITCODE\r\n"
+	}}
+}
+
+// psQuote quotes s as one PowerShell word (single quotes, a quote
+// doubled).
+func psQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// clineWindows reports whether Cline runs here as it does on Windows
+// (PowerShell hook files only).
+var clineWindows = func() bool { return runtime.GOOS == "windows" }
+
+// windowsDocuments is the Documents folder the Cline extension uses on
+// Windows: what PowerShell reports as MyDocuments (a folder moved by
+// OneDrive included), "" when that cannot be asked.
+var windowsDocuments = func() string {
+	if runtime.GOOS != "windows" {
+		return ""
+	}
+	out, err := exec.Command("powershell", "-NoProfile", "-Command", "[System.Environment]::GetFolderPath([System.Environment+SpecialFolder]::MyDocuments)").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// clineHooks are the hook files of Cline's hooks directory dir: the
+// extensionless scripts Cline runs on Linux and macOS, or the .ps1 files
+// it runs on Windows.
+func clineHooks(dir string) []op {
+	var out []op
+	for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit"} {
+		if clineWindows() {
+			out = append(out, psScript(filepath.Join(dir, ev+".ps1"), "cline"))
+		} else {
+			out = append(out, script(filepath.Join(dir, ev), "cline"))
+		}
+	}
+	return out
+}
+
 // xdgUserDir reports whether the Cline extension asks xdg-user-dir for
 // the Documents directory: on Linux, when the program is installed.
 var xdgUserDir = func() bool {
@@ -106,6 +161,12 @@ var xdgUserDir = func() bool {
 // DOCUMENTS`, which prints so).
 func clineDocuments(home string) []string {
 	docs := filepath.Join(home, "Documents")
+	if clineWindows() {
+		if w := windowsDocuments(); w != "" && filepath.Clean(w) != docs {
+			return []string{docs, filepath.Clean(w)}
+		}
+		return []string{docs}
+	}
 	if !xdgUserDir() {
 		return []string{docs}
 	}
@@ -232,8 +293,7 @@ var hosts = []host{
 	{name: "cline", dirs: []string{"Documents/Cline", ".cline"}, programs: []string{"cline"},
 		ops: func(o Options, b string) []op {
 			if o.Project != "" {
-				d := filepath.Join(o.Project, ".clinerules", "hooks")
-				return []op{script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline")}
+				return clineHooks(filepath.Join(o.Project, ".clinerules", "hooks"))
 			}
 			// The extension and the CLI both read ~/Documents/Cline/Hooks
 			// (the CLI ~/.cline/hooks as well): one set of scripts there
@@ -244,12 +304,11 @@ var hosts = []host{
 			// clineDocuments), the scripts go there as well.
 			var out []op
 			for _, docs := range clineDocuments(o.Home) {
-				d := filepath.Join(docs, "Cline", "Hooks")
-				out = append(out, script(filepath.Join(d, "PreToolUse"), "cline"), script(filepath.Join(d, "PostToolUse"), "cline"), script(filepath.Join(d, "UserPromptSubmit"), "cline"))
+				out = append(out, clineHooks(filepath.Join(docs, "Cline", "Hooks"))...)
 			}
 			return append(out, retired{script(filepath.Join(o.Home, ".cline", "hooks", "PreToolUse.sh"), "cline").(fileOp), "an earlier install's duplicate hook (the Cline CLI reads ~/Documents/Cline/Hooks too, and ran toolwall twice per call)"})
 		},
-		note: "In the Cline extension, turn on Settings → Features → Enable Hooks. A refusal stops Cline's whole task, not only the call. On Windows Cline runs only PreToolUse.ps1, which toolwall does not write."},
+		note: "In the Cline extension, turn on Settings → Features → Enable Hooks. A refusal stops Cline's whole task, not only the call. On Windows the hooks are PreToolUse.ps1, PostToolUse.ps1 and UserPromptSubmit.ps1 (the only form Cline runs there)."},
 	{name: "windsurf", dirs: []string{".codeium/windsurf"}, programs: []string{"windsurf"},
 		ops: func(o Options, b string) []op {
 			p := filepath.Join(o.Home, ".codeium", "windsurf", "hooks.json")

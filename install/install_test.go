@@ -486,3 +486,44 @@ func TestFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestClineWindows: on Windows Cline runs only <HookName>.ps1 files, so
+// install writes PreToolUse.ps1, PostToolUse.ps1 and UserPromptSubmit.ps1
+// (and no extensionless script) into Documents\Cline\Hooks and into the
+// Documents folder PowerShell reports when it is another one (moved by
+// OneDrive); each hands its input to toolwall and exits with its status.
+func TestClineWindows(t *testing.T) {
+	home := t.TempDir()
+	moved := filepath.Join(home, "OneDrive", "Documents")
+	oldW, oldD := clineWindows, windowsDocuments
+	clineWindows = func() bool { return true }
+	windowsDocuments = func() string { return moved }
+	t.Cleanup(func() { clineWindows, windowsDocuments = oldW, oldD })
+	o := Options{Home: home, Binary: "/opt/tool wall/toolwall's"}
+	if _, err := Install("cline", o); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(home, "Documents", "Cline", "Hooks"), filepath.Join(moved, "Cline", "Hooks")} {
+		for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit"} {
+			b, err := os.ReadFile(filepath.Join(dir, ev+".ps1"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"[Console]::In.ReadToEnd()", `$payload | & '/opt/tool wall/toolwall''s' hook cline` + "\r\n", "exit $LASTEXITCODE\r\n", "[Console]::OutputEncoding = $utf8"} {
+				if !strings.Contains(string(b), want) {
+					t.Errorf("%s.ps1 lacks %q:\n%s", ev, want, b)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, ev)); err == nil {
+				t.Errorf("an extensionless %s hook was written too", ev)
+			}
+		}
+	}
+	hooks := Find("cline", o)
+	if len(hooks) != 6 || hooks[0].Binary != o.Binary {
+		t.Errorf("found %+v", hooks)
+	}
+	if _, err := Uninstall("cline", o); err != nil || len(Find("cline", o)) != 0 {
+		t.Errorf("uninstall: %v, %v left", err, Find("cline", o))
+	}
+}

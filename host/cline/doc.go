@@ -16,8 +16,16 @@
 // that name found there or in a workspace's .clinerules/hooks, if it is
 // executable, with "Enable Hooks" on (4.1.13
 // apps/vscode/src/core/hooks/hook-factory.ts findUnixHook,
-// core/storage/disk.ts getAllHooksDirs; on Windows it runs only
-// PreToolUse.ps1, which toolwall does not write). On Linux with
+// core/storage/disk.ts getAllHooksDirs). On Windows the extension runs
+// only <HookName>.ps1, through `powershell -NoProfile -NonInteractive
+// -ExecutionPolicy Bypass -File` (hook-factory.ts findWindowsHook,
+// HookProcess.ts getHookLaunchConfig), and the CLI runs a .ps1 hook with
+// `powershell -File` (hook-file-hooks.ts): there the install writes
+// PreToolUse.ps1, PostToolUse.ps1 and UserPromptSubmit.ps1 instead, into
+// Documents\Cline\Hooks under the home and under the folder PowerShell
+// reports as MyDocuments (documents-path.ts getDocumentsPath asks it the
+// same way; OneDrive moves it). Each hands its input to toolwall as UTF-8
+// and exits with toolwall's status. On Linux with
 // xdg-user-dir installed the extension's Documents is the XDG documents
 // directory, the home when none is set (core/storage/documents-path.ts
 // getDocumentsPath): the install writes the scripts there too. The CLI reads

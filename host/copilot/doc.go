@@ -11,8 +11,17 @@
 // payload is Claude-shaped: {hook_event_name, session_id, timestamp, cwd,
 // tool_name, tool_input}. Tools: bash (powershell on Windows) {command},
 // create {path, file_text}, edit {path, old_str, new_str}, view {path},
-// apply_patch (patch text), web_fetch {url}; MCP tools are
-// <server>-<tool>, kept as they come.
+// apply_patch (patch text), web_fetch {url}; the hooks reference lists
+// the built-in names (ask_user, bash, create, edit, glob, grep,
+// powershell, task, view, web_fetch) and no MCP ones. An MCP tool is
+// <server>-<tool> (Copilot CLI's tool.execution_start events name
+// "github-mcp-server-get_file_contents" with mcpServerName
+// "github-mcp-server"; no built-in name has a dash), and mcp__server__tool
+// in Claude-format plugin hooks (changelog 1.0.62): either is judged as an
+// MCP call whose arguments are read by what they would do (package
+// mcpargs; the server is not split off the dashed form, as server names
+// hold dashes too). A tool toolwall does not know whose arguments carry a
+// command is refused.
 //
 // The answer is {"permissionDecision":"deny"|"ask",
 // "permissionDecisionReason":"…"} on stdout with exit 0 (a deny needs the

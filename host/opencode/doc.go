@@ -29,6 +29,21 @@
 // since OpenCode skips a plugin that fails to load). "tool.execute.after"
 // reports the call ran, "chat.message" a user message (the next turn).
 //
+// What a throw does differs by version. In OpenCode 1.x a throw in
+// tool.execute.before rejects that call: the model gets the message as the
+// tool's error and the session goes on. In OpenCode 2 (anomalyco/opencode
+// packages/plugin/src/promise/adapter.ts at 07bc181c,
+// packages/core/src/tool.ts at 1001f905, plugin/hooks.ts at 0f2daeba)
+// the promise plugin API wraps the callback as Effect.promise(() =>
+// callback(event)), so a throw is not the Tool.Error that core's hook
+// runner treats as "rejects the call before it runs" but an Effect defect;
+// Tool snapshot's execute yields execute.before before it executes the
+// tool, so the tool never runs either way — the call is blocked — but the
+// defect is not turned into a tool error for the model there: how the
+// session reports it (a failed tool part, or the turn ending with an
+// error) was not traced further. toolwall relies only on the call not
+// running.
+//
 // Tools: bash (1.x) or shell (2) {command, workdir}, write {filePath or
 // path, content}, edit {filePath or path, oldString, newString},
 // multiedit {filePath, edits}, read {filePath or path}, webfetch {url},

@@ -311,13 +311,21 @@ var hosts = []host{
 		note: "In the Cline extension, turn on Settings → Features → Enable Hooks. A refusal stops Cline's whole task, not only the call. On Windows the hooks are PreToolUse.ps1, PostToolUse.ps1 and UserPromptSubmit.ps1 (the only form Cline runs there)."},
 	{name: "windsurf", dirs: []string{".codeium/windsurf"}, programs: []string{"windsurf"},
 		ops: func(o Options, b string) []op {
-			p := filepath.Join(o.Home, ".codeium", "windsurf", "hooks.json")
+			// The Windsurf (Devin Desktop) IDE reads ~/.codeium/windsurf/
+			// hooks.json, its JetBrains plugin ~/.codeium/hooks.json
+			// (docs.windsurf.com/windsurf/cascade/hooks, "User-level"):
+			// the user install writes both.
+			files := []string{filepath.Join(o.Home, ".codeium", "windsurf", "hooks.json"), filepath.Join(o.Home, ".codeium", "hooks.json")}
 			if o.Project != "" {
-				p = filepath.Join(o.Project, ".windsurf", "hooks.json")
+				files = []string{filepath.Join(o.Project, ".windsurf", "hooks.json")}
 			}
-			return []op{flatShape(p, "windsurf", "{\"hooks\": {}}\n",
-				[]string{"pre_run_command", "pre_write_code", "pre_read_code", "pre_mcp_tool_use", "post_run_command", "post_write_code", "post_mcp_tool_use", "pre_user_prompt"},
-				func(ev, cmd string) map[string]any { return map[string]any{"command": cmd, "show_output": true} })}
+			var out []op
+			for _, p := range files {
+				out = append(out, flatShape(p, "windsurf", "{\"hooks\": {}}\n",
+					[]string{"pre_run_command", "pre_write_code", "pre_read_code", "pre_mcp_tool_use", "post_run_command", "post_write_code", "post_mcp_tool_use", "pre_user_prompt"},
+					func(ev, cmd string) map[string]any { return map[string]any{"command": cmd, "show_output": true} }))
+			}
+			return out
 		}},
 	{name: "factory", dirs: []string{".factory"}, programs: []string{"droid"},
 		ops: func(o Options, b string) []op {

@@ -527,3 +527,23 @@ func TestClineWindows(t *testing.T) {
 		t.Errorf("uninstall: %v, %v left", err, Find("cline", o))
 	}
 }
+
+// TestWindsurfUserFiles: the user install writes the hooks file of the
+// Windsurf IDE (~/.codeium/windsurf/hooks.json) and of its JetBrains
+// plugin (~/.codeium/hooks.json); uninstall takes both out.
+func TestWindsurfUserFiles(t *testing.T) {
+	home := t.TempDir()
+	o := Options{Home: home, Binary: "/usr/bin/toolwall"}
+	if _, err := Install("windsurf", o); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{".codeium/windsurf/hooks.json", ".codeium/hooks.json"} {
+		b, err := os.ReadFile(filepath.Join(home, f))
+		if err != nil || !strings.Contains(string(b), `"pre_run_command"`) || !strings.Contains(string(b), "hook windsurf") {
+			t.Errorf("%s: %v\n%s", f, err, b)
+		}
+	}
+	if _, err := Uninstall("windsurf", o); err != nil || len(Find("windsurf", o)) != 0 {
+		t.Errorf("uninstall: %v, %v left", err, Find("windsurf", o))
+	}
+}

@@ -10,7 +10,8 @@
 //     C:\ProgramData\Windsurf), the user file ~/.codeium/windsurf/
 //     hooks.json (the JetBrains plugin: ~/.codeium/hooks.json) and the
 //     workspace's .windsurf/hooks.json, run system → user → workspace;
-//     {"hooks": {EVENT: [{"command", "show_output"}]}}.
+//     {"hooks": {EVENT: [{"command", "show_output"}]}}. The user install
+//     writes both user files.
 //   - Events: pre_/post_read_code, pre_/post_write_code,
 //     pre_/post_run_command, pre_/post_mcp_tool_use, pre_user_prompt,
 //     post_cascade_response(_with_transcript), post_setup_worktree.

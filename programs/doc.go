@@ -85,7 +85,9 @@
 //	                       --name, --name= (a value, after "=" or the
 //	                       next word), --name=? (an optional value after
 //	                       "="); with style dashlong, -name and -name= as
-//	                       well. NAME is the canonical name analyzers ask
+//	                       well; with style plus, "+::" is every word
+//	                       that starts with "+", the rest its value
+//	                       (vim +CMD). NAME is the canonical name analyzers ask
 //	                       for (default: the first long spelling, else
 //	                       the first short letter); ROLE is what the
 //	                       value is (see Role); "ends": every word after

@@ -446,6 +446,7 @@ func (p *Program) addOption(s string) error {
 		case t == "-" && p.Style&Dash != 0:
 		case strings.HasPrefix(t, "--") && len(t) > 2:
 		case (t[0] == '-' || t[0] == '+' && p.Style&Plus != 0) && len(t) >= 2:
+		case t == "+" && p.Style&Plus != 0 && sp.Arg != NoArg:
 		default:
 			return fmt.Errorf("bad option spelling %q", w)
 		}

@@ -238,6 +238,7 @@ func (ps *parser) run(i int) {
 			if ps.ended(i) {
 				return
 			}
+		case strings.HasPrefix(v, "+") && len(v) > 1 && st&Plus != 0 && ps.plusWhole(i, v):
 		case strings.HasPrefix(v, "+") && len(v) > 1 && st&Plus != 0:
 			i = ps.short(i, v, "+")
 		default:
@@ -432,6 +433,24 @@ func (ps *parser) single(i int, v string) int {
 	}
 	ps.out.Opts = append(ps.out.Opts, o)
 	return i
+}
+
+// plusWhole reads "+TEXT" at argv[i] as the entry's option spelled "+"
+// with TEXT its value (vim +CMD, +NUM, +/PAT), when the entry has one; it
+// reports whether it did.
+func (ps *parser) plusWhole(i int, v string) bool {
+	if ps.cur == nil {
+		return false
+	}
+	sp, ok := ps.cur.lookup("+")
+	if !ok {
+		return false
+	}
+	o := Opt{Spelling: "+", Word: i, ValueWord: i, End: i + 1, Dynamic: ps.argv[i].Dynamic,
+		Name: sp.opt.Name, Role: sp.opt.Role, Known: true, HasValue: true}
+	o.Value = sub(ps.argv[i], v[1:], 1)
+	ps.out.Opts = append(ps.out.Opts, o)
+	return true
 }
 
 // short parses a bundle of short options ("-rf", "-ofile", "+x") at

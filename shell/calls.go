@@ -287,18 +287,24 @@ func (p *program) call(i int) (string, bool) {
 		args = splitArgs(t[i+2 : closeOf(t, i+1)])
 		p.budget -= closeOf(t, i+1) - i
 	case spec.bare && i+1 < len(t) && (t[i+1].kind == tokString || t[i+1].kind == tokExec ||
-		t[i+1].kind == tokIdent && strings.HasPrefix(t[i+1].text, "$") || t[i+1].text == "["):
-		end := i + 1
-		for end < len(t) && !bareEnd(t[end]) {
-			end = closeOf(t, end)
-			end++
-		}
-		args = splitArgs(t[i+1 : min(end, len(t))])
+		t[i+1].kind == tokIdent && strings.HasPrefix(t[i+1].text, "$") || t[i+1].text == "[" ||
+		p.readsStdin(t[i+1:bareArgsEnd(t, i+1)])):
+		end := bareArgsEnd(t, i+1)
+		args = splitArgs(t[i+1 : end])
 		p.budget -= end - i
 	default:
 		return "", false
 	}
 	return p.command(spec, args)
+}
+
+// bareArgsEnd returns the index after the arguments of a call written
+// without parentheses whose first argument is t[i].
+func bareArgsEnd(t []token, i int) int {
+	for i < len(t) && !bareEnd(t[i]) {
+		i = closeOf(t, i) + 1
+	}
+	return min(i, len(t))
 }
 
 // bareEnd reports whether t ends the arguments of a call written without
@@ -425,6 +431,9 @@ func (p *program) command(spec callSpec, args [][]token) (string, bool) {
 		return argv(items), true
 	case formEval:
 		code := p.expr(pos[0])
+		if code.text == stdinHole {
+			return evalStdin, true
+		}
 		if code.dyn && holeStartsStatement(code.text) {
 			return runtimeHole, true
 		}
@@ -551,6 +560,11 @@ func (p *program) expr(a []token) lit {
 			n++
 		}
 		switch {
+		case n == 0 && p.readsStdin(a[j:p.operandEnd(a, j, isOp)]):
+			buf = append(buf, stdinHole...)
+			dyn = true
+			j = p.operandEnd(a, j, isOp)
+			continue
 		case n == 0:
 			hole()
 		case j >= len(a) || isOp(a[j]):
@@ -612,4 +626,70 @@ func argv(items []lit) string {
 // shellQuote single-quotes s for the shell.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// stdinHole stands, in a command taken out of program text, for what the
+// program read from its standard input (sys.stdin.read(), STDIN.read,
+// <STDIN>, readFileSync(0)): the caller puts the text there when it knows
+// what the command line feeds in, and a runtimeHole otherwise.
+const stdinHole = "$TOOLWALL_STDIN"
+
+// evalStdin is the command text of an eval of the program's standard
+// input (exec(sys.stdin.read()), eval STDIN.read): code of the program's
+// own language, read by the caller from what the command line feeds in.
+const evalStdin = "$TOOLWALL_STDIN_CODE"
+
+// operandEnd returns the index after the operand that starts at a[j]:
+// the tokens up to the next concatenation operator.
+func (p *program) operandEnd(a []token, j int, isOp func(token) bool) int {
+	for j < len(a) && !isOp(a[j]) {
+		j = closeOf(a, j) + 1
+	}
+	return min(j, len(a))
+}
+
+// stdinName reports a name that stands for standard input in one of the
+// languages read (Python sys.stdin, Ruby STDIN/$stdin/ARGF, Perl STDIN,
+// PHP STDIN).
+func stdinName(s string) bool {
+	switch s {
+	case "stdin", "STDIN", "$stdin", "ARGF", "$<":
+		return true
+	}
+	return false
+}
+
+// readsStdin reports whether an operand of a string expression is the
+// text of the program's standard input: a read of sys.stdin, STDIN,
+// $stdin, ARGF, <STDIN> or <>, input(), gets, readFileSync(0) or of
+// /dev/stdin, php://stdin, or open(0).
+func (p *program) readsStdin(a []token) bool {
+	if len(a) == 0 {
+		return false
+	}
+	for k, t := range a {
+		switch t.kind {
+		case tokIdent:
+			switch {
+			case stdinName(t.text):
+				return true
+			case t.text == "input" && p.l == langPython && k+1 < len(a) && a[k+1].text == "(" && (k == 0 || a[k-1].text != "."):
+				return true
+			case t.text == "gets" && p.l == langRuby && (k == 0 || a[k-1].text != "."):
+				return true
+			case (t.text == "readFileSync" || t.text == "open") && k+2 < len(a) && a[k+1].text == "(" && a[k+2].text == "0":
+				return true
+			}
+		case tokString:
+			switch t.text {
+			case "/dev/stdin", "php://stdin", "/dev/fd/0", "/proc/self/fd/0":
+				return true
+			}
+		case tokPunct:
+			if p.l == langPerl && t.text == "<" && k+1 < len(a) && a[k+1].text == ">" {
+				return true // <>: the files named, else stdin
+			}
+		}
+	}
+	return false
 }

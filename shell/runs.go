@@ -174,6 +174,16 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 	switch v.Stdin {
 	case programs.Code:
 		w.stdinCode(cmd, lang, f)
+	case programs.Bang:
+		// commands of the program's own language, one a line (vim -es)
+		if text, dyn, ok := w.stdinText(cmd, 0); ok && !dyn {
+			for _, line := range strings.Split(text, "\n") {
+				if w.err != nil {
+					return
+				}
+				w.bangCode(cmd, Word{Raw: line, Value: line, Prefix: line}, f)
+			}
+		}
 	case programs.Remote:
 		if v.firstRole(programs.Host) >= 0 && v.firstRole(programs.Remote) < 0 {
 			w.remote(cmd, v, nil, f)
@@ -301,6 +311,15 @@ func (w *walker) code(cmd *Command, text Word, lang string, f frame, fromStdin b
 			if w.err != nil {
 				return
 			}
+			if t == evalStdin || strings.Contains(t, stdinHole) {
+				if w.stdinRun(cmd, t, lang, f, fromStdin) {
+					continue
+				}
+				t = strings.ReplaceAll(t, stdinHole, runtimeHole)
+				if t == evalStdin {
+					t = runtimeHole
+				}
+			}
 			ch := w.child(cmd, f, viaOf[l])
 			if fromStdin {
 				ch.stdin = Stdin{}
@@ -357,6 +376,34 @@ func (w *walker) stdinCode(cmd *Command, lang string, f frame) {
 		word = Word{Raw: text, Value: strings.ReplaceAll(text, runtimeHole, ""), Prefix: text[:max(k, 0)], Dynamic: true, code: text}
 	}
 	w.code(cmd, word, lang, f, true)
+}
+
+// stdinRun reads what an inline program runs from its standard input
+// (os.system(sys.stdin.read()), exec STDIN.read, eval of <STDIN>) when
+// the command line feeds it known text (a here-string, a heredoc, echo
+// piped in): a command text that is the whole input is read as shell
+// code, an eval of it as code of the program's language. It reports
+// false when the input is not known (or the program itself came on
+// stdin), leaving the caller to read the command as built at run time.
+func (w *walker) stdinRun(cmd *Command, t, lang string, f frame, fromStdin bool) bool {
+	if fromStdin || t != evalStdin && t != stdinHole {
+		return false
+	}
+	text, dyn, ok := w.stdinText(cmd, 0)
+	if !ok {
+		return false
+	}
+	word := Word{Raw: text, Value: text, Prefix: text}
+	if dyn {
+		k := strings.Index(text, runtimeHole)
+		word = Word{Raw: text, Value: strings.ReplaceAll(text, runtimeHole, ""), Prefix: text[:max(k, 0)], Dynamic: true, code: text}
+	}
+	if t == evalStdin {
+		w.code(cmd, word, lang, f, true)
+		return true
+	}
+	w.code(cmd, word, "sh", f, true)
+	return true
 }
 
 // dynamicCode reads program text of lang only partly known before it
@@ -463,7 +510,52 @@ func bang(v string) (string, bool) {
 			return rest, true
 		}
 	}
+	// Vim's exe[cute] of a string literal runs it as an Ex command
+	for _, p := range []string{"exe ", "execute ", "exec "} {
+		if rest, ok := strings.CutPrefix(v, p); ok {
+			if s, ok := quotedArg(strings.TrimSpace(rest)); ok {
+				return bang(s)
+			}
+		}
+	}
+	// a function of the language that runs a shell command: Vim's
+	// system(), systemlist(), jobstart(), termopen(); gdb's call system()
+	for _, fn := range []string{"system(", "systemlist(", "jobstart(", "termopen("} {
+		if k := strings.Index(v, fn); k >= 0 && (k == 0 || !isWordByte(v[k-1])) {
+			if s, ok := quotedArg(strings.TrimSpace(v[k+len(fn):])); ok && strings.TrimSpace(s) != "" {
+				return s, true
+			}
+		}
+	}
 	return "", false
+}
+
+// quotedArg returns the text of the string literal v starts with, in
+// single quotes (no escapes) or double quotes (backslash escapes).
+func quotedArg(v string) (string, bool) {
+	if v == "" || v[0] != '\'' && v[0] != '"' {
+		return "", false
+	}
+	q := v[0]
+	var b strings.Builder
+	for i := 1; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == q:
+			return b.String(), true
+		case c == '\\' && q == '"' && i+1 < len(v):
+			i++
+			b.WriteByte(v[i])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", false
+}
+
+// isWordByte reports a byte of a name.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // bangCode reads a command of a program's own command language (gdb -ex,

@@ -81,6 +81,9 @@ func (p *Program) describe(b *strings.Builder, in string) {
 		}
 		traits = append(traits, t)
 	}
+	if len(p.EnvCommands) > 0 {
+		traits = append(traits, "environment variables that are shell commands: "+strings.Join(p.EnvCommands, " "))
+	}
 	if len(p.ShellConfig) > 0 {
 		traits = append(traits, "settings that are shell commands: "+strings.Join(p.ShellConfig, " "))
 	}

@@ -70,6 +70,8 @@
 //	                       of role config) whose value is a shell command
 //	                       it runs; "*" ends a prefix, "=!" at the end
 //	                       counts only values starting with "!"
+//	envcommand NAME…       environment variables whose value is a shell
+//	                       command it runs (GIT_SSH_COMMAND)
 //	prints WHAT [if COND]  what it prints, for the dry run: tmpdir,
 //	                       tmpfile (a fresh temporary path), cwd, user,
 //	                       home, nothing, stdin (what it reads: cat with

@@ -320,6 +320,8 @@ func parseEntries(file, text string, first int) ([]*Program, error) {
 			for _, k := range strings.Fields(rest) {
 				cur.ShellConfig = append(cur.ShellConfig, strings.ToLower(k))
 			}
+		case "envcommand":
+			cur.EnvCommands = append(cur.EnvCommands, strings.Fields(rest)...)
 		case "prints":
 			what, cond, _ := strings.Cut(rest, " if ")
 			switch what = strings.TrimSpace(what); what {

@@ -140,6 +140,9 @@ type Program struct {
 	// (KEY=VALUE), are shell commands the program runs; a key ending in
 	// "=!" counts only when the value starts with "!" (git alias.*).
 	ShellConfig []string
+	// EnvCommands lists environment variables whose value is a shell
+	// command the program runs (GIT_SSH_COMMAND, GIT_PAGER of git).
+	EnvCommands []string
 	// Prints is what it prints, for the dry run ("tmpdir", "cwd", …), when
 	// PrintsIf holds; "secret" marks a command whose output is a
 	// credential (gh auth token), "shellenv" one whose output is shell

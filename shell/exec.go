@@ -13,10 +13,17 @@ import (
 // substitutions and then whatever it runs in turn (function body, sh -c
 // body, xargs / find tail...).
 func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) *Command {
-	var assigns []string
+	var (
+		assigns []string
+		sourced []Word // BASH_ENV=<(…): read once the substitution is walked
+	)
 	for _, a := range ce.Assigns {
 		aw := w.assignWord(a, &f, &subs)
-		w.shellRun(aw, f)
+		if procFile(aw) && len(ce.Args) > 0 {
+			sourced = append(sourced, aw)
+		} else {
+			w.shellRun(aw, f)
+		}
 		if !aw.Dynamic {
 			w.subscriptCode(aw.Value, f)
 		}
@@ -81,12 +88,18 @@ func (w *walker) call(ce *syntax.CallExpr, own []Redirect, subs []sub, f frame) 
 	w.unwrap(cmd)
 	w.finish(cmd, own, f)
 	w.emit(cmd, f.feeds)
+	files := w.sourcedFiles(sourced, f)
 	w.subsOf(cmd, subs, f)
+	saved := w.procs
+	w.procs = subs
+	for _, x := range files {
+		w.follow(x.cmd, x.f, true)
+	}
+	w.procs = saved
 	if name, value, ok := w.aliasOf(ce, f); ok {
 		w.expandAlias(cmd, ce, name, value, f)
 		return cmd
 	}
-	saved := w.procs
 	w.procs = subs
 	w.follow(cmd, f, true)
 	if vals := w.candidatesOf(ce, f); len(vals) > 0 && first == 1 && args[0].Dynamic {

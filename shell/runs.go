@@ -75,6 +75,7 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 		w.tail(cmd, []Word{{Raw: "echo", Value: "echo", Prefix: "echo"}, {Raw: "{}", Dynamic: true}}, p.Path(), cmd.Cwd, f, false, nil)
 		return
 	}
+	w.envCommands(cmd, p, f)
 	lang := p.Lang
 	via := p.Path()
 	gotCode := false
@@ -612,6 +613,25 @@ func (w *walker) shellConfig(cmd *Command, p *programs.Program, val Word, f fram
 		}
 		w.body(Word{Value: body, Prefix: body}, cmd, f, "sh -c", nil)
 		return
+	}
+}
+
+// envCommands re-reads the assignments of a command's environment that
+// its program runs as shell commands (GIT_SSH_COMMAND=… git fetch).
+func (w *walker) envCommands(cmd *Command, p *programs.Program, f frame) {
+	names := p.Root().EnvCommands
+	if len(names) == 0 {
+		return
+	}
+	for _, a := range cmd.Assigns {
+		name, value, ok := strings.Cut(a, "=")
+		if !ok || !slices.Contains(names, name) || strings.TrimSpace(value) == "" || w.err != nil {
+			continue
+		}
+		if strings.ContainsAny(value, "$`") {
+			continue // held as written: a part only known at run time
+		}
+		w.body(Word{Value: value, Prefix: value}, cmd, f, "sh -c", nil)
 	}
 }
 

@@ -67,6 +67,40 @@ func (w *walker) shellRun(assign Word, f frame) {
 	}
 }
 
+// procFile reports an assignment of a file the shell reads first whose
+// value is a process substitution (BASH_ENV=<(…)): the shell sources
+// what the substitution prints.
+func procFile(assign Word) bool {
+	name, value, ok := strings.Cut(assign.Raw, "=")
+	return ok && assign.Dynamic && shellRuns[name] == runsFile && strings.HasPrefix(value, "<(") && strings.HasSuffix(value, ")")
+}
+
+// sourcedCmd is a source command standing for a file a shell reads
+// first, and its frame.
+type sourcedCmd struct {
+	cmd *Command
+	f   frame
+}
+
+// sourcedFiles emits, for each BASH_ENV=<(…) of a command, a source of
+// the substitution, before the substitution's own commands (as bash
+// <(…) is emitted before them); the caller follows each once the
+// substitutions are walked, reading what they print.
+func (w *walker) sourcedFiles(assigns []Word, f frame) []sourcedCmd {
+	var out []sourcedCmd
+	for _, aw := range assigns {
+		name, value, _ := strings.Cut(aw.Raw, "=")
+		c := f.nested(name)
+		c.depth++
+		src := Word{Raw: "source", Value: "source", Prefix: "source"}
+		x := w.command([]Word{src, {Raw: value, Dynamic: true}}, c)
+		w.finish(x, nil, c)
+		w.emit(x, nil)
+		out = append(out, sourcedCmd{x, c})
+	}
+	return out
+}
+
 // promptText walks the substitutions of a prompt string, which run when
 // the prompt is shown (${p@P} shows one at once).
 func (w *walker) promptText(value string, c frame) {

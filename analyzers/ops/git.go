@@ -290,8 +290,12 @@ func (g *gitRepo) inlineExec(x cmdCtx) string {
 		switch {
 		case strings.HasPrefix(key, "alias.") && strings.HasPrefix(strings.TrimSpace(val), "!"):
 			return "-c " + key + " defines an alias that runs a shell command"
-		case gitExecKey(key) && !plainTool(val):
+		case credentialKey(key) && !plainHelper(val):
+			return "-c " + key + " hands git a program to run for credentials"
+		case gitExecKey(key) && !credentialKey(key) && !plainTool(val):
 			return "-c " + key + " hands git a shell command to run"
+		case key == "core.hookspath" && !insideRepo(g, val):
+			return "-c core.hooksPath makes git run hook scripts from outside the repository"
 		case key == "core.fsmonitor" && !gitBool(val):
 			return "-c core.fsmonitor hands git a command it runs on status"
 		case strings.HasPrefix(key, "filter.") || strings.HasPrefix(key, "diff.") && strings.HasSuffix(key, ".textconv"):
@@ -315,8 +319,9 @@ func (g *gitRepo) inlineExec(x cmdCtx) string {
 func plainToolName(name string) bool {
 	switch name {
 	case "less", "more", "most", "cat", "bat", "delta", "diff-so-fancy", "vim", "nvim", "vi", "nano", "emacs",
-		"emacsclient", "code", "subl", "mate", "micro", "hx", "kak", "true", "ssh", "git-credential-manager",
-		"gpg", "gpg2":
+		"emacsclient", "code", "code-insiders", "cursor", "zed", "subl", "mate", "micro", "hx", "kak", "gedit",
+		"kate", "idea", "true", "ssh", "git-credential-manager", "gpg", "gpg2", "difft", "difftastic", "meld",
+		"kdiff3", "vimdiff", "nvimdiff", "opendiff", "ssh-keygen":
 		return true
 	}
 	return false
@@ -335,7 +340,66 @@ func plainTool(v string) bool {
 		return false
 	}
 	c := s.Commands[0]
-	return plainToolName(c.Name) && c.Via == "" && len(c.Wrappers) == 0 && len(c.Redirects) == 0
+	if c.Via != "" || len(c.Wrappers) != 0 || len(c.Redirects) != 0 || len(c.Args) == 0 || !systemProgram(c.Args[0]) {
+		return false
+	}
+	// a program the catalog does not describe is taken for a pager or
+	// editor someone installed; one it describes (sh, python, rm, curl)
+	// is not a tool git hands text to
+	return plainToolName(c.Name) || programs.Lookup(c.Name) == nil
+}
+
+// systemProgram reports whether a command's program word is a name
+// looked up in PATH or a path in a directory programs are installed in,
+// not a script the agent may have written (/tmp/x.sh, ./tool).
+func systemProgram(w shell.Word) bool {
+	if w.Dynamic {
+		return false
+	}
+	if !strings.Contains(w.Value, "/") {
+		return true
+	}
+	for _, dir := range []string{"/usr/", "/bin/", "/sbin/", "/opt/", "/Applications/", "/snap/", "/nix/"} {
+		if strings.HasPrefix(w.Value, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// credentialKey reports a key that names a credential helper
+// (credential.helper, credential.URL.helper).
+func credentialKey(key string) bool {
+	return key == "credential.helper" || strings.HasPrefix(key, "credential.") && strings.HasSuffix(key, ".helper")
+}
+
+// plainHelper reports whether a credential helper is one git ships or a
+// known tool provides: a bare name is git credential-NAME (store, cache,
+// osxkeychain, manager, libsecret); "!CMD" and a path run CMD or the
+// file, which passes only for a known tool's own helper (gh auth
+// git-credential, a git-credential-* program).
+func plainHelper(v string) bool {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return true
+	}
+	body, bang := strings.CutPrefix(v, "!")
+	if !bang && !strings.Contains(strings.Fields(v)[0], "/") {
+		return !strings.ContainsAny(v, "|;&`$<>(")
+	}
+	s, err := shell.Read(body, shell.Options{})
+	if err != nil || len(s.Commands) != 1 {
+		return false
+	}
+	c := s.Commands[0]
+	if c.Via != "" || len(c.Wrappers) != 0 || len(c.Redirects) != 0 || len(c.Args) == 0 || !systemProgram(c.Args[0]) {
+		return false
+	}
+	switch c.Name {
+	case "gh", "glab", "aws", "gcloud", "op", "git-credential-manager", "git-credential-manager-core":
+		return true
+	}
+	return strings.HasPrefix(c.Name, "git-credential-")
 }
 
 // gitAlias expands a git alias defined on the command line (-c
@@ -747,8 +811,12 @@ func (k *checker) gitConfig(x cmdCtx, g *gitRepo) {
 		why = "core.hooksPath outside the repository makes git run hook scripts from there on every commit, checkout and push"
 	case strings.HasPrefix(key, "filter.") && (strings.HasSuffix(key, ".clean") || strings.HasSuffix(key, ".smudge") || strings.HasSuffix(key, ".process")):
 		why = "a filter driver is a command git runs on every checkout and add"
-	case gitExecKey(key) && (val.Dynamic || strings.ContainsAny(val.Value, "|;&`$<>(")):
-		why = key + " is a command git runs later, and this value is shell code"
+	case credentialKey(key):
+		if val.Dynamic || !plainHelper(val.Value) {
+			why = key + " is a program git runs for every fetch and push that needs a password, and this one is no known credential helper"
+		}
+	case gitExecKey(key) && (val.Dynamic || !plainTool(val.Value)):
+		why = key + " is a command git runs later, and this value is not a plain pager, editor or diff tool"
 	}
 	if why == "" {
 		return

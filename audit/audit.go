@@ -17,7 +17,8 @@ type Record struct {
 	// At is when the decision was made.
 	At time.Time `json:"at"`
 	// Driver names who asked: "hook:claude-code", "check", "server",
-	// "mcp-proxy", "executor:shell", …
+	// "mcp-proxy", "executor:shell", …; "doctor:claude-code" for a probe
+	// `toolwall doctor` sent through a host's hook (see ProbeDriver).
 	Driver string `json:"driver"`
 	// Session and Turn place the call in its agent session ("" and 0 when
 	// the driver has none).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/toolwall/toolwall"
@@ -53,6 +54,10 @@ type Filter struct {
 	Rule string
 	// Since and Until bound the decision time: Since <= At < Until.
 	Since, Until time.Time
+	// NoProbes leaves out the records of probes (see IsProbe): the
+	// canary calls `toolwall doctor` sends through each hook, which are
+	// no agent's work.
+	NoProbes bool
 	// Limit caps the number of records returned (the newest); 0 means no
 	// cap.
 	Limit int
@@ -66,6 +71,7 @@ func (f Filter) Match(r *Record) bool {
 		f.Tool != "" && r.Tool != f.Tool,
 		f.Caller != "" && r.Caller != f.Caller,
 		f.Driver != "" && r.Driver != f.Driver,
+		f.NoProbes && IsProbe(r.Driver),
 		len(f.Actions) > 0 && !slices.Contains(f.Actions, r.Verdict.Action),
 		!f.Since.IsZero() && r.At.Before(f.Since),
 		!f.Until.IsZero() && !r.At.Before(f.Until):
@@ -73,6 +79,13 @@ func (f Filter) Match(r *Record) bool {
 	}
 	return f.Rule == "" || slices.ContainsFunc(r.Verdict.Findings, func(x toolwall.Finding) bool { return x.Rule == f.Rule })
 }
+
+// ProbeDriver is the start of the Driver of a probe's record:
+// "doctor:" and the host whose hook `toolwall doctor` probed.
+const ProbeDriver = "doctor:"
+
+// IsProbe reports whether driver names a probe's record.
+func IsProbe(driver string) bool { return strings.HasPrefix(driver, ProbeDriver) }
 
 // Newest orders records newest first, ties by id: the order of Query.
 func Newest(a, b Record) int {

@@ -34,6 +34,10 @@ const DefaultRecordTimeout = 8 * time.Second
 // writes (10 s).
 const DefaultTimeout = 4 * time.Second
 
+// ProbeEnv is the environment variable `toolwall doctor` sets ("1") on
+// the hooks it probes: see Hook.Probe.
+const ProbeEnv = "TOOLWALL_DOCTOR_PROBE"
+
 // DefaultMaxPayload bounds the payload read from stdin (8 MiB). A write
 // of a large file arrives whole in the payload; beyond this bound the call
 // is denied rather than half-read.
@@ -105,6 +109,13 @@ type Hook struct {
 	// nothing, so they may wait longer for a state file other hook
 	// processes are writing.
 	RecordTimeout time.Duration
+	// Probe marks the events as `toolwall doctor`'s probes, not an
+	// agent's calls: their audit records are labelled
+	// audit.ProbeDriver+host ("doctor:claude-code") instead of
+	// "hook:claude-code", which listings leave out unless asked. It
+	// changes nothing else: the decision is made and answered as for any
+	// call. The hook command sets it from ProbeEnv.
+	Probe bool
 	// Logger receives warnings and internal errors; nil means
 	// slog.Default().
 	Logger *slog.Logger
@@ -561,11 +572,19 @@ func (h *Hook) record(ctx context.Context, id string, call toolwall.Call, v tool
 	elapsed := time.Since(start)
 	h.audit(ctx, func(ctx context.Context) {
 		// Built here: redaction is work a resident does after answering.
-		rec := audit.New(id, "hook:"+h.Adapter.Name(), call, v, start, elapsed)
+		rec := audit.New(id, h.driver(), call, v, start, elapsed)
 		if err := h.Audit.Record(ctx, rec); err != nil {
 			h.logger().Error("toolwall hook: cannot write the audit record", "decision", id, "err", err)
 		}
 	})
+}
+
+// driver names the hook in its audit records.
+func (h *Hook) driver() string {
+	if h.Probe {
+		return audit.ProbeDriver + h.Adapter.Name()
+	}
+	return "hook:" + h.Adapter.Name()
 }
 
 // audit runs write now, or hands it to Later with ctx's values and

@@ -46,7 +46,7 @@ type Opener func(t *testing.T, dir string) audit.Store
 //	get ID => action=A rules=R,R outcome=exit:N|fail|ok|none
 //	turnof ID => N
 //	query [session=S] [action=A|A] [rule=R] [tool=T] [caller=C] [driver=D]
-//	      [since=TIME] [until=TIME] [limit=N] => ID ... (or -)
+//	      [noprobes] [since=TIME] [until=TIME] [limit=N] => ID ... (or -)
 //	prune TIME => N
 //	reopen => ok
 //	close => ok
@@ -275,6 +275,7 @@ func filter(a map[string]string) audit.Filter {
 	if v := a["until"]; v != "" {
 		f.Until = at(v)
 	}
+	_, f.NoProbes = a["noprobes"]
 	f.Limit, _ = strconv.Atoi(a["limit"])
 	return f
 }

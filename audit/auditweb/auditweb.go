@@ -41,9 +41,13 @@ var pages = sync.OnceValue(func() *template.Template {
 
 // Server serves the pages of one store.
 type Server struct {
-	store audit.Store
-	token string
-	now   func() time.Time
+	// Probes shows the records of `toolwall doctor`'s probes too (see
+	// audit.IsProbe); they are left out of the overview and the
+	// sessions otherwise.
+	Probes bool
+	store  audit.Store
+	token  string
+	now    func() time.Time
 }
 
 // New returns a server over store with a fresh random token.
@@ -157,7 +161,7 @@ type Row struct {
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) error {
 	days := 7
 	since := s.now().Add(-time.Duration(days) * 24 * time.Hour)
-	rs, err := s.store.Query(r.Context(), audit.Filter{Since: since})
+	rs, err := s.store.Query(r.Context(), audit.Filter{Since: since, NoProbes: !s.Probes})
 	if err != nil {
 		return err
 	}
@@ -244,7 +248,7 @@ type ChainRow struct {
 
 func (s *Server) session(w http.ResponseWriter, r *http.Request) error {
 	id := r.URL.Query().Get("id")
-	rs, err := s.store.Query(r.Context(), audit.Filter{Session: id})
+	rs, err := s.store.Query(r.Context(), audit.Filter{Session: id, NoProbes: !s.Probes})
 	if err != nil {
 		return err
 	}

@@ -460,6 +460,9 @@ func (s *Store) Query(ctx context.Context, f audit.Filter) ([]audit.Record, erro
 			add(c.col+" = $?", []byte(c.v))
 		}
 	}
+	if f.NoProbes {
+		add("position($?::bytea in driver) <> 1", []byte(audit.ProbeDriver))
+	}
 	if len(f.Actions) > 0 {
 		acts := make([]int16, len(f.Actions))
 		for i, a := range f.Actions {

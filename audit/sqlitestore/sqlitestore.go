@@ -421,6 +421,9 @@ func (s *Store) Query(ctx context.Context, f audit.Filter) ([]audit.Record, erro
 			add(c.col+" = ?", c.v)
 		}
 	}
+	if f.NoProbes {
+		add("substr(driver, 1, ?) <> ?", len(audit.ProbeDriver), audit.ProbeDriver)
+	}
 	if len(f.Actions) > 0 {
 		ph := make([]string, len(f.Actions))
 		for i, a := range f.Actions {

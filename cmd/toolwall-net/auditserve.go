@@ -16,8 +16,9 @@ import (
 // lives here, not in the hook's binary, for net/http and html/template.
 func newAuditServe() *cobra.Command {
 	var (
-		af   auditFlags
-		addr string
+		af     auditFlags
+		addr   string
+		probes bool
 	)
 	cmd := &cobra.Command{
 		Use:   "audit-serve",
@@ -25,6 +26,8 @@ func newAuditServe() *cobra.Command {
 		Long: `Serves decisions over time, the top rules, the sessions with their calls
 and the chains that fired, on a loopback address only. The URL printed
 carries a random token; requests without it are refused. Ctrl-C stops it.
+The canary calls toolwall doctor sends through the hooks (driver
+doctor:HOST) are left out unless --probes.
 With --store postgres it shows the audit log a fleet of servers writes in
 PostgreSQL (toolwall serve --store postgres).`,
 		Args: cobra.NoArgs,
@@ -39,6 +42,7 @@ PostgreSQL (toolwall serve --store postgres).`,
 				return err
 			}
 			srv := auditweb.New(a)
+			srv.Probes = probes
 			fmt.Fprintln(cmd.OutOrStdout(), "toolwall audit page:", srv.URL(ln))
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 			go func() {
@@ -54,6 +58,7 @@ PostgreSQL (toolwall serve --store postgres).`,
 		},
 	}
 	af.add(cmd)
+	cmd.Flags().BoolVar(&probes, "probes", false, "show the canary calls toolwall doctor sent through the hooks too")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "loopback address to listen on (port 0: any free port)")
 	return cmd
 }

@@ -62,7 +62,9 @@ reported), rule ids and what the call was (secrets redacted).
   toolwall audit -f            # follow: print new decisions as they come
 
 --since and --until take a duration back from now (90m, 24h) or an RFC 3339
-time. Records older than audit.retention (default 720h) are pruned.
+time. Records older than audit.retention (default 720h) are pruned. The
+canary calls toolwall doctor sends through each hook (driver doctor:HOST)
+are left out unless --probes.
 
 --store postgres reads the audit log a fleet of servers writes in
 PostgreSQL (toolwall serve --store postgres): --postgres names the

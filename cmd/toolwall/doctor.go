@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,6 +81,7 @@ func doctor(ctx context.Context, w io.Writer, o install.Options) (bool, error) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "host\tfound\thook\tbinary\tcanary\tharmless\tone call\tproblem")
 	all, any := true, false
+	run := probeRun()
 	for _, name := range install.Hosts() {
 		found := install.Found(name, o)
 		hooks := install.Find(name, o)
@@ -86,7 +89,7 @@ func doctor(ctx context.Context, w io.Writer, o install.Options) (bool, error) {
 			continue
 		}
 		any = true
-		row := checkHost(ctx, name, hooks, o)
+		row := checkHost(ctx, name, hooks, o, hosts.ProbeSession+"-"+name+"-"+run)
 		if row.problem != "" {
 			all = false
 		}
@@ -115,7 +118,17 @@ func yes(b bool) string {
 
 type doctorRow struct{ where, binary, canary, harmless, took, problem string }
 
-func checkHost(ctx context.Context, name string, hooks []install.Hook, o install.Options) doctorRow {
+// probeRun names one run of doctor in its probes' sessions: each run and
+// host probes in a session of its own, so that the canaries' refusals
+// never add up in one session's memory (chain.repeated-refusal).
+func probeRun() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// checkHost checks host name's hooks, probing them in session session.
+func checkHost(ctx context.Context, name string, hooks []install.Hook, o install.Options, session string) doctorRow {
 	row := doctorRow{where: "-", binary: "-", canary: "-", harmless: "-", took: "-"}
 	if len(hooks) == 0 {
 		row.problem = "not installed: toolwall install " + name
@@ -150,7 +163,7 @@ func checkHost(ctx context.Context, name string, hooks []install.Hook, o install
 		}
 		seen[h.File+"\x00"+h.Command] = true
 		start := time.Now()
-		r, err := probe(ctx, name, h, o, canaryCommand)
+		r, err := probe(ctx, name, h, o, session, canaryCommand)
 		took := time.Since(start)
 		got := view.For(name)(r, true)
 		switch {
@@ -163,7 +176,7 @@ func checkHost(ctx context.Context, name string, hooks []install.Hook, o install
 		default:
 			row.canary = "denied"
 		}
-		r, err = probe(ctx, name, h, o, harmlessCommand)
+		r, err = probe(ctx, name, h, o, session, harmlessCommand)
 		if got := view.For(name)(r, true); err == nil && got.Valid && got.Action == toolwall.Allow {
 			row.harmless = "allowed"
 		} else {
@@ -215,8 +228,11 @@ func openCodeAPI(hooks []install.Hook, o install.Options) []string {
 }
 
 // probe runs hook h the way host name runs it, with a PreToolUse payload
-// for a shell call running command, and returns the hook's answer.
-func probe(ctx context.Context, name string, h install.Hook, o install.Options, command string) (host.Response, error) {
+// for a shell call running command in session, and returns the hook's
+// answer. The hook runs with host.ProbeEnv set, so that its audit record
+// reads as doctor's probe, not as an agent's call (the decision is the
+// same).
+func probe(ctx context.Context, name string, h install.Hook, o install.Options, session, command string) (host.Response, error) {
 	cwd := o.Project
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
@@ -227,7 +243,7 @@ func probe(ctx context.Context, name string, h install.Hook, o install.Options, 
 			return host.Response{}, err
 		}
 		api := opencode.API(string(src))
-		call := pluginCall(name, api, command)
+		call := pluginCall(name, api, session, command)
 		dir, err := os.MkdirTemp("", "toolwall-doctor")
 		if err != nil {
 			return host.Response{}, err
@@ -240,10 +256,10 @@ func probe(ctx context.Context, name string, h install.Hook, o install.Options, 
 		c = exec.CommandContext(ctx, node, "--input-type=module", "-e", PluginHarness(name, api), plugin, call, cwd)
 	} else {
 		c = exec.CommandContext(ctx, "sh", "-c", h.Command)
-		c.Stdin = bytes.NewReader(hosts.Probe(name, command, cwd))
+		c.Stdin = bytes.NewReader(hosts.ProbeIn(name, command, cwd, session))
 	}
 	c.Dir = cwd
-	c.Env = os.Environ()
+	c.Env = append(os.Environ(), host.ProbeEnv+"=1")
 	for _, a := range hosts.All() {
 		if a.Name() == name && a.ProjectEnv() != "" {
 			c.Env = append(c.Env, a.ProjectEnv()+"="+cwd)
@@ -261,17 +277,18 @@ func probe(ctx context.Context, name string, h install.Hook, o install.Options, 
 }
 
 // pluginCall is the host-shaped call a plugin harness offers its plugin
-// for a shell command: OpenCode 1.x's (input, output) pair, OpenCode 2's
-// execute.before event (the shell tool), Amp's tool.call event.
-func pluginCall(name string, api int, command string) string {
+// for a shell command in session: OpenCode 1.x's (input, output) pair,
+// OpenCode 2's execute.before event (the shell tool), Amp's tool.call
+// event.
+func pluginCall(name string, api int, session, command string) string {
 	var v any
 	switch {
 	case name == "amp":
-		v = map[string]any{"tool": "Bash", "input": map[string]any{"cmd": command}, "thread": map[string]any{"id": "toolwall-doctor"}}
+		v = map[string]any{"tool": "Bash", "input": map[string]any{"cmd": command}, "thread": map[string]any{"id": session}}
 	case api == 2:
-		v = map[string]any{"tool": "shell", "sessionID": "toolwall-doctor", "agent": "build", "messageID": "probe", "id": "probe", "input": map[string]any{"command": command}}
+		v = map[string]any{"tool": "shell", "sessionID": session, "agent": "build", "messageID": "probe", "id": "probe", "input": map[string]any{"command": command}}
 	default:
-		v = map[string]any{"input": map[string]any{"tool": "bash", "sessionID": "toolwall-doctor", "callID": "probe"}, "output": map[string]any{"args": map[string]any{"command": command}}}
+		v = map[string]any{"input": map[string]any{"tool": "bash", "sessionID": session, "callID": "probe"}, "output": map[string]any{"args": map[string]any{"command": command}}}
 	}
 	b, _ := json.Marshal(v)
 	return string(b)

@@ -114,7 +114,7 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 // file shared by every hook process; if it cannot be opened, single-call
 // analysis goes on and verdicts say chain memory is off.
 func serveHook(ctx context.Context, a host.Adapter, stdin io.Reader, state string, noState bool) error {
-	h := &host.Hook{Adapter: a, Home: engine.UserHome(), Logger: logger(), Later: later}
+	h := &host.Hook{Adapter: a, Home: engine.UserHome(), Logger: logger(), Later: later, Probe: os.Getenv(host.ProbeEnv) == "1"}
 	if env := a.ProjectEnv(); env != "" {
 		h.ProjectDir = os.Getenv(env)
 	}

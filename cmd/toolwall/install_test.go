@@ -164,7 +164,7 @@ func TestPluginsFailClosed(t *testing.T) {
 		src, _ := os.ReadFile(filepath.Join(home, p.file))
 		plugin := filepath.Join(t.TempDir(), "plugin.mjs")
 		os.WriteFile(plugin, src, 0o600)
-		out, err := exec.Command(node, "--input-type=module", "-e", PluginHarness(p.name, p.api), plugin, pluginCall(p.name, p.api, "ls"), home).CombinedOutput()
+		out, err := exec.Command(node, "--input-type=module", "-e", PluginHarness(p.name, p.api), plugin, pluginCall(p.name, p.api, "s", "ls"), home).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), `"action":"deny"`) || !strings.Contains(string(out), "could not check") {
 			t.Errorf("%s with a missing toolwall: %s %v", p.name, out, err)
 		}

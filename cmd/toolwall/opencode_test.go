@@ -123,7 +123,7 @@ func TestOpenCodeV2Plugin(t *testing.T) {
 		}
 	}
 	// OpenCode 1.x loads the V2 file as a plugin that does nothing.
-	if got, reason := runPlugin(t, "opencode", 1, v2, pluginCall("opencode", 1, "rm -rf ~"), home); got != "allow" {
+	if got, reason := runPlugin(t, "opencode", 1, v2, pluginCall("opencode", 1, "s", "rm -rf ~"), home); got != "allow" {
 		t.Errorf("V1 loader on the V2 file: %s %s", got, reason)
 	}
 	// OpenCode 2 does not load the V1 plugin.

@@ -31,6 +31,9 @@ type Flags struct {
 	Limit int
 	// JSON prints JSON Lines instead of one line per record.
 	JSON bool
+	// Probes lists the records of `toolwall doctor`'s probes too (see
+	// audit.IsProbe), which are left out otherwise.
+	Probes bool
 	// Follow keeps listing new records, every 500 ms, until the context
 	// ends.
 	Follow bool
@@ -47,13 +50,14 @@ func (f *Flags) Add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Until, "until", "", "only decisions before then")
 	fs.IntVar(&f.Limit, "limit", 100, "at most this many (the newest); 0 for all")
 	fs.BoolVar(&f.JSON, "json", false, "print records as JSON Lines")
+	fs.BoolVar(&f.Probes, "probes", false, "list the canary calls toolwall doctor sent through the hooks too (driver doctor:HOST)")
 	fs.BoolVarP(&f.Follow, "follow", "f", false, "keep printing new decisions (tail)")
 }
 
 // Filter returns the audit.Filter the flags select, or an error naming
 // a value it cannot read.
 func (f *Flags) Filter(now time.Time) (audit.Filter, error) {
-	flt := audit.Filter{Session: f.Session, Rule: f.Rule, Tool: f.Tool, Caller: f.Caller, Limit: f.Limit}
+	flt := audit.Filter{Session: f.Session, Rule: f.Rule, Tool: f.Tool, Caller: f.Caller, NoProbes: !f.Probes, Limit: f.Limit}
 	var err error
 	if flt.Since, err = when(f.Since, now); err != nil {
 		return flt, err

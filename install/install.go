@@ -230,10 +230,14 @@ func indentOf(data []byte) string {
 	return "  "
 }
 
-// remove returns data without toolwall's entries.
+// remove returns data without toolwall's entries, and without the lists
+// and objects their removal leaves empty ("PreToolUse": [], then
+// "hooks": {}), which would read as a host's hook configuration that is
+// there and does nothing.
 func (j jsonOp) remove(data []byte) ([]byte, int, error) {
 	n := 0
 	for _, e := range j.entries("") {
+		removed := false
 		for {
 			arr := gjson.GetBytes(data, escapePath(e.array))
 			idx := slices.IndexFunc(arr.Array(), func(el gjson.Result) bool {
@@ -247,9 +251,39 @@ func (j jsonOp) remove(data []byte) ([]byte, int, error) {
 				return nil, 0, err
 			}
 			n++
+			removed = true
+		}
+		if removed {
+			var err error
+			if data, err = pruneEmpty(data, e.array); err != nil {
+				return nil, 0, err
+			}
 		}
 	}
 	return data, n, nil
+}
+
+// pruneEmpty deletes the list or object at dotted path p when it is
+// empty, then each object above it that this leaves empty (never the
+// document itself).
+func pruneEmpty(data []byte, p string) ([]byte, error) {
+	for p != "" {
+		v := gjson.GetBytes(data, escapePath(p))
+		empty := v.IsArray() && len(v.Array()) == 0 || v.IsObject() && len(v.Map()) == 0
+		if !empty {
+			return data, nil
+		}
+		var err error
+		if data, err = sjson.DeleteBytes(data, escapePath(p)); err != nil {
+			return nil, err
+		}
+		i := strings.LastIndexByte(p, '.')
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return data, nil
 }
 
 // escapePath escapes the characters sjson paths give a meaning to in

@@ -547,3 +547,34 @@ func TestWindsurfUserFiles(t *testing.T) {
 		t.Errorf("uninstall: %v, %v left", err, Find("windsurf", o))
 	}
 }
+
+// TestUninstallPrunesEmpty: a file toolwall created and the user changed
+// since loses toolwall's entries and the lists and objects that leaves
+// empty, not the user's keys.
+func TestUninstallPrunesEmpty(t *testing.T) {
+	for _, name := range []string{"claude-code", "gemini", "cursor", "qwen"} {
+		home := t.TempDir()
+		o := Options{Home: home, Binary: "/usr/local/bin/toolwall"}
+		if _, err := Install(name, o); err != nil {
+			t.Fatal(err)
+		}
+		hooks := Find(name, o)
+		if len(hooks) == 0 {
+			t.Fatalf("%s: no hook found", name)
+		}
+		p := hooks[0].File
+		b, _ := os.ReadFile(p)
+		b = []byte(strings.Replace(string(b), "{", `{"mine": {"kept": []},`, 1))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Uninstall(name, o); err != nil {
+			t.Fatal(err)
+		}
+		b, _ = os.ReadFile(p)
+		got := gjson.ParseBytes(b)
+		if got.Get("hooks").Exists() || !got.Get("mine.kept").IsArray() || strings.Contains(string(b), "toolwall") {
+			t.Errorf("%s after uninstall:\n%s", name, b)
+		}
+	}
+}

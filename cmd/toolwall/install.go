@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -94,7 +95,11 @@ or all), for the user or, with --project, for the current project, and prints
 every change. Running it again changes nothing. It never removes or loosens
 what is there: it adds toolwall's entries (or points toolwall's earlier
 entries at this binary) and keeps a backup of each file it changes
-(FILE.toolwall.bak). toolwall uninstall HOST takes it out again.`,
+(FILE.toolwall.bak). toolwall uninstall HOST takes it out again.
+
+"all" wires the hosts found on this machine: a host's configuration
+directory exists or its program is on the PATH (as toolwall doctor finds
+them); name a host to wire it before it is installed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			names, err := hostArgs(args)
@@ -106,6 +111,11 @@ entries at this binary) and keeps a backup of each file it changes
 				return err
 			}
 			out := cmd.OutOrStdout()
+			if len(args) == 1 && args[0] == "all" {
+				if names = present(out, names, o); len(names) == 0 {
+					return errors.New("no agent host found on this machine (no host's configuration directory, none of their programs on the PATH): name the hosts to install")
+				}
+			}
 			var errs []error
 			for _, name := range names {
 				changes, err := install.Install(name, o)
@@ -133,6 +143,22 @@ entries at this binary) and keeps a backup of each file it changes
 	return cmd
 }
 
+// present keeps the hosts of names found on this machine (see
+// install.Found), all judged before anything is written, and says which
+// it skips: `install all` must not create a host's configuration
+// directory, which would make a host that is not there look installed.
+func present(out io.Writer, names []string, o install.Options) []string {
+	var keep []string
+	for _, name := range names {
+		if install.Found(name, o) {
+			keep = append(keep, name)
+		} else {
+			fmt.Fprintf(out, "%s: not found on this machine, skipped (toolwall install %s wires it anyway)\n", name, name)
+		}
+	}
+	return keep
+}
+
 func newUninstall() *cobra.Command {
 	var f installFlags
 	cmd := &cobra.Command{
@@ -140,8 +166,9 @@ func newUninstall() *cobra.Command {
 		Short: "Take toolwall's hook out of an agent host's configuration",
 		Long: `Takes out what toolwall install put into each HOST's configuration and prints
 every change: a file it created is removed, a file it changed gets its backup
-back when nobody changed it since, else only toolwall's entries are removed
-(and the backup is kept).`,
+back when nobody changed it since, else only toolwall's entries are removed,
+with the lists and objects that leaves empty (and the backup is kept). A
+host's directory left empty is removed too.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			names, err := hostArgs(args)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolwall/toolwall/install"
 )
 
 // scratchHome returns a home holding a user's own configuration of
@@ -78,11 +80,12 @@ func TestInstallDoctorUninstall(t *testing.T) {
 		dir := filepath.Join(home, "src", "app")
 		before := configFiles(t, home)
 		foundBefore := found(t, home, dir)
-		out, code := toolwallIn(t, home, dir, append([]string{"install", "all"}, scope...)...)
+		every := append(append([]string{"install"}, install.Hosts()...), scope...)
+		out, code := toolwallIn(t, home, dir, every...)
 		if code != 0 {
 			t.Fatalf("install %v: exit %d\n%s", scope, code, out)
 		}
-		if again, _ := toolwallIn(t, home, dir, append([]string{"install", "all"}, scope...)...); strings.Count(again, "already installed") != 12 {
+		if again, _ := toolwallIn(t, home, dir, every...); strings.Count(again, "already installed") != 12 {
 			t.Errorf("second install changed something:\n%s", again)
 		}
 		out, code = toolwallIn(t, home, dir, "doctor")
@@ -185,5 +188,51 @@ func TestDoctorWhere(t *testing.T) {
 		if got := where(c.file, c.home, c.project); got != c.want {
 			t.Errorf("where(%q, home %q, project %q) = %s, want %s", c.file, c.home, c.project, got, c.want)
 		}
+	}
+}
+
+// TestInstallAllFound: install all wires only the hosts found on this
+// machine and creates no other host's directory (doctor would then find
+// it); with none found it fails and writes nothing. Uninstall takes out
+// what it created and leaves no empty directory behind.
+func TestInstallAllFound(t *testing.T) {
+	home := t.TempDir()
+	empty := t.TempDir() // the PATH: no host's program on it
+	run := func(args ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = home
+		cmd.Env = append(os.Environ(), "HOME="+home, "PATH="+empty, "TOOLWALL_STATE="+filepath.Join(home, ".local/state/toolwall/state.db"), "XDG_CONFIG_HOME=", "TOOLWALL_CONFIG=", "COPILOT_HOME=")
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return string(out), ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), 0
+	}
+	before := configFiles(t, home)
+	if out, code := run("install", "all"); code != 1 || !strings.Contains(out, "no agent host found") {
+		t.Errorf("install all with no host: exit %d\n%s", code, out)
+	}
+	if after := configFiles(t, home); len(after) != len(before) {
+		t.Errorf("install all with no host wrote %v", after)
+	}
+	os.Mkdir(filepath.Join(home, ".gemini"), 0o755)
+	out, code := run("install", "all")
+	if code != 0 || !strings.Contains(out, "gemini: ") || !strings.Contains(out, "cline: not found on this machine, skipped") {
+		t.Errorf("install all: exit %d\n%s", code, out)
+	}
+	entries, _ := os.ReadDir(home)
+	for _, e := range entries {
+		if n := e.Name(); n != ".gemini" && n != ".local" {
+			t.Errorf("install all created %s for a host not on this machine", n)
+		}
+	}
+	if out, code := run("uninstall", "all"); code != 0 {
+		t.Errorf("uninstall all: exit %d\n%s", code, out)
+	}
+	if after := configFiles(t, home); len(after) != len(before) {
+		t.Errorf("uninstall left %v", after)
 	}
 }

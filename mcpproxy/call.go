@@ -114,8 +114,16 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	name := req.Params.Name
 	start := time.Now()
 	j := p.judge(ctx, name, req.Params.Arguments)
-	v := j.verdict
 	tool := ToolID(p.opts.Name, name)
+	if p.opts.Approvals != nil {
+		// The call as the client made it is what a person approves.
+		call := toolwall.Call{Tool: tool, Input: req.Params.Arguments, Session: p.opts.Session, Cwd: p.opts.Cwd, Project: p.opts.Project, Home: p.opts.Home}
+		var err error
+		if j.verdict, err = p.opts.Approvals.Check(ctx, j.id, call, j.verdict, false); err != nil {
+			p.log.Warn("toolwall mcp-proxy: approvals unavailable; asking as usual", "err", err)
+		}
+	}
+	v := j.verdict
 	rec := audit.Record{
 		ID: j.id, At: start.UTC(), Driver: "mcp-proxy", Session: p.opts.Session,
 		Tool: tool, Input: req.Params.Arguments, Verdict: v, Elapsed: time.Since(start),
@@ -130,7 +138,11 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	case toolwall.Ask:
 		if !canElicit(req.Session) {
 			p.log.Warn("toolwall mcp-proxy: ask refused: the client cannot ask its user", "tool", tool, "rules", v.Rules())
-			return refusal(host.Explain(v) + " A human must allow this call; the MCP client cannot ask its user here, so it is refused. Ask the user to run it or to allow it."), nil
+			how := " Ask the user to run it or to allow it."
+			if p.opts.Approvals != nil {
+				how = " Ask the user to run it, or to run `toolwall approve " + j.id + "` in a terminal: the same call then passes when retried."
+			}
+			return refusal(host.Explain(v) + " A human must allow this call (decision " + j.id + "); the MCP client cannot ask its user here, so it is refused." + how), nil
 		}
 		state := p.park(pending{name: name, args: string(req.Params.Arguments), j: j, at: time.Now()})
 		return &mcp.CallToolResult{

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
+	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/internal/mcprules"
 )
 
@@ -44,6 +45,11 @@ type Options struct {
 	// Audit receives one record per decision, the outcome of each call
 	// that ran, and each tool list change; nil means audit.Discard.
 	Audit audit.Sink
+	// Approvals, when set, lets a person approve an ask the client
+	// cannot put to its user (`toolwall approve DECISION-ID`, the id the
+	// refusal names): the same call in the same session then passes. It
+	// is also where an approval granted earlier is found.
+	Approvals host.Approver
 	// Session is the session id chain memory is kept under (default
 	// "mcp:<Name>:<random>", new for each proxy).
 	Session string

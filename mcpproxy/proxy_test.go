@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolwall/toolwall/approval"
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/mcpproxy"
@@ -69,6 +70,8 @@ type setup struct {
 	project  string
 	changed  chan struct{} // a tools/list_changed reached the client
 	protocol string        // the protocol version asked of upstream ("": latest)
+	// approvals, when set before connect, is the proxy's Approvals.
+	approvals *approval.Store
 }
 
 // start runs the mcptest server as a process (this test binary re-run),
@@ -88,7 +91,11 @@ func (s *setup) connect(t *testing.T, upstream mcp.Transport, elicit func(contex
 	ctx := context.Background()
 	eng := engine.New(engine.Options{Memory: engine.Volatile})
 	t.Cleanup(func() { eng.Close() })
-	p, err := mcpproxy.New(mcpproxy.Options{Name: "test", Shield: eng, Audit: s.audit, Cwd: s.project, Project: s.project, Home: s.home, ProtocolVersion: s.protocol})
+	opts := mcpproxy.Options{Name: "test", Shield: eng, Audit: s.audit, Cwd: s.project, Project: s.project, Home: s.home, ProtocolVersion: s.protocol}
+	if s.approvals != nil {
+		opts.Approvals = s.approvals
+	}
+	p, err := mcpproxy.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,16 +110,16 @@ func (s *setup) connect(t *testing.T, upstream mcp.Transport, elicit func(contex
 		defer close(done)
 		_ = p.Serve(sctx, st)
 	}()
-	opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+	copts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 		select {
 		case s.changed <- struct{}{}:
 		default:
 		}
 	}}
 	if elicit != nil {
-		opts.ElicitationHandler = elicit
+		copts.ElicitationHandler = elicit
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v1"}, opts).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v1"}, copts).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,6 +376,42 @@ func TestElicitation(t *testing.T) {
 		if reached := s.reached(t, "run_command", args); reached != allow || res.IsError == allow {
 			t.Errorf("user allowed %v: reached %v, isError %v", allow, reached, res.IsError)
 		}
+	}
+}
+
+// TestApproveWithoutElicitation: an ask of a client that cannot ask its
+// user is refused with a decision id and how to approve it; once a person
+// approves that id, the same call passes.
+func TestApproveWithoutElicitation(t *testing.T) {
+	s := &setup{audit: &sink{}, log: filepath.Join(t.TempDir(), "calls.jsonl"), home: t.TempDir(), project: t.TempDir(), changed: make(chan struct{}, 8)}
+	s.approvals = approval.Open(filepath.Join(t.TempDir(), "approvals.jsonl"), approval.Options{})
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), mcptest.EnvRun+"=1", mcptest.EnvLog+"="+s.log)
+	cmd.Stderr = os.Stderr
+	s.connect(t, &mcp.CommandTransport{Command: cmd}, nil)
+	args := json.RawMessage(`{"command":"git reset --hard"}`)
+	call := func() *mcp.CallToolResult {
+		res, err := s.client.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_command", Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := call()
+	recs := s.audit.all()
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	id := recs[0].ID
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !res.IsError || !strings.Contains(text, "toolwall approve "+id) || s.reached(t, "run_command", args) {
+		t.Fatalf("ask: isError %v, reached %v: %s", res.IsError, s.reached(t, "run_command", args), text)
+	}
+	if _, err := s.approvals.Approve(context.Background(), id, "test"); err != nil {
+		t.Fatalf("approve %s: %v", id, err)
+	}
+	if res := call(); res.IsError || !s.reached(t, "run_command", args) {
+		t.Errorf("approved call: isError %v, reached %v", res.IsError, s.reached(t, "run_command", args))
 	}
 }
 

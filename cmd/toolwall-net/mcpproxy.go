@@ -22,6 +22,7 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/audit"
 	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/mcpproxy"
 )
 
@@ -133,6 +134,7 @@ func runProxy(ctx context.Context, f proxyFlags, args []string) error {
 	}
 	var shield toolwall.Shield
 	var sink audit.Sink
+	var approvals host.Approver
 	cfg, err := loadConfig()
 	if err != nil {
 		// Fail closed, visibly, as the hook does.
@@ -150,11 +152,16 @@ func runProxy(ctx context.Context, f proxyFlags, args []string) error {
 		if f.noState {
 			mem = engine.NoMemory
 		}
+		if path, err := engine.StatePath(f.state, cfg); err == nil {
+			if ap := engine.StoresFor(cfg, path).Approvals(); ap != nil {
+				approvals = ap
+			}
+		}
 		e := engine.New(engine.Options{Config: cfg, ConfigPath: configPath, State: f.state, Memory: mem, Places: engine.Installed, Logger: log})
 		defer e.Close()
 		shield = e
 	}
-	p, err := mcpproxy.New(mcpproxy.Options{Name: name, Shield: shield, Cwd: cwd, Project: cwd, Home: engine.UserHome(), Logger: log, ProtocolVersion: protocol, Audit: sink})
+	p, err := mcpproxy.New(mcpproxy.Options{Name: name, Shield: shield, Cwd: cwd, Project: cwd, Home: engine.UserHome(), Logger: log, ProtocolVersion: protocol, Audit: sink, Approvals: approvals})
 	if err != nil {
 		return err
 	}

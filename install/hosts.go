@@ -332,7 +332,7 @@ var hosts = []host{
 			return []op{claudeShape(filepath.Join(b, ".factory", "hooks.json"), "factory", timeoutSeconds, "*",
 				[]string{"PreToolUse"}, []string{"PostToolUse"}, "UserPromptSubmit", nil)}
 		},
-		note: "Droid applies the first hook that decides: keep toolwall's PreToolUse entry first."},
+		note: "Droid takes up hooks written outside it only after you review them in /hooks (docs.factory.ai hooks reference, Configuration Safety): open /hooks in Droid and accept toolwall's. Droid applies the first hook that decides: keep toolwall's PreToolUse entry the only deciding one."},
 	{name: "kiro", dirs: []string{".kiro"}, programs: []string{"kiro-cli", "kiro"},
 		ops: func(o Options, b string) []op {
 			dir := filepath.Join(b, ".kiro", "agents")

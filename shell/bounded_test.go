@@ -40,9 +40,7 @@ func TestBounded(t *testing.T) {
 		}
 		src := b.String()
 		opt := defaultOptions()
-		start := time.Now()
 		s, err := Read(src, opt)
-		d := time.Since(start)
 		got := renderScript(s, err, opt)[0]
 		if err == nil {
 			got = "ok"
@@ -55,10 +53,19 @@ func TestBounded(t *testing.T) {
 		}
 		// The bound is relative to reading a plain command of the same
 		// size, so that a loaded machine does not fail the test while a
-		// super-linear blow-up still does.
-		base := time.Now()
-		Read(strings.Repeat("a ", len(src)/2), Options{MaxBytes: len(src) + 2, MaxNodes: len(src) * 2})
-		limit := 20*time.Since(base) + 100*time.Millisecond
+		// super-linear blow-up still does; of three tries (a shared
+		// machine pauses a process now and then) one must keep it.
+		var d, limit time.Duration
+		for try := 0; try < 3; try++ {
+			start := time.Now()
+			Read(src, opt)
+			d = time.Since(start)
+			base := time.Now()
+			Read(strings.Repeat("a ", len(src)/2), Options{MaxBytes: len(src) + 2, MaxNodes: len(src) * 2})
+			if limit = 20*time.Since(base) + 100*time.Millisecond; d <= limit {
+				break
+			}
+		}
 		if d > limit {
 			t.Errorf("bounded.tsv:%d: took %v, more than %v (input %d bytes)", n, d, limit, len(src))
 		}

@@ -314,45 +314,56 @@ func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 		return nil, "", &LimitError{Limit: "depth", Max: maxNesting}
 	}
 	src = commentEnds(src)
-	f, err := w.parser.Parse(strings.NewReader(src), "")
+	f, text, err := w.readings(src, true)
 	if err == nil {
-		return f, src, nil
-	}
-	// bash takes "! ! cmd", "time ! cmd" and a heredoc's delimiter
-	// followed by the ")" that closes a substitution; the parser none
-	for range 16 {
-		alt, ok := negations(src, err)
-		if !ok {
-			alt, ok = delimiterParen(src, err)
-		}
-		if !ok {
-			break
-		}
-		src = alt
-		if f, err = w.parser.Parse(strings.NewReader(src), ""); err == nil {
-			return f, src, nil
-		}
+		return f, text, nil
 	}
 	// bash reads "((" as an arithmetic command (and "$((" as an arithmetic
 	// expansion) only where it finds the matching "))"; elsewhere it reads
 	// the text again as nested subshells ("( (", "$( ("), and dash always
 	// does. The parser decides at once and fails, so a text it refuses is
-	// read the way those shells fall back to.
+	// read the way those shells fall back to. (bash reads a heredoc there
+	// in a way of its own, which is left unread.)
 	if alt := spaceDoubleParens(src, true); alt != src {
-		if g, altErr := w.parser.Parse(strings.NewReader(alt), ""); altErr == nil {
-			return g, alt, nil
+		if g, altText, altErr := w.readings(alt, false); altErr == nil {
+			return g, altText, nil
 		}
 	}
 	// Text handed to a shell inside the command (sh -c, a heredoc fed to
 	// sh) whose heredoc is never closed: that shell takes the rest as its
 	// body and runs it. (At the top the gate asks about it instead.)
 	if delim, ok := UnclosedHeredoc(err); ok && depth > 0 {
-		alt := src + "\n" + delim + "\n"
+		alt := text + "\n" + delim + "\n"
 		if g, altErr := w.parser.Parse(strings.NewReader(alt), ""); altErr == nil {
 			return g, alt, nil
 		}
 	}
 	return nil, "", &SyntaxError{Depth: depth, Err: err}
+}
+
+// readings parses src, and where the parser refuses a form bash takes,
+// src rewritten to the same reading (see negations and, with heredocs,
+// delimiterParen); it returns the text parsed and the last error.
+func (w *walker) readings(src string, heredocs bool) (*syntax.File, string, error) {
+	f, err := w.parser.Parse(strings.NewReader(src), "")
+	for range 16 {
+		if err == nil {
+			return f, src, nil
+		}
+		alt, ok := negations(src, err)
+		if !ok && heredocs {
+			alt, ok = delimiterParen(src, err)
+		}
+		if !ok {
+			break
+		}
+		src = alt
+		f, err = w.parser.Parse(strings.NewReader(src), "")
+	}
+	if err == nil {
+		return f, src, nil
+	}
+	return nil, src, err
 }
 
 // negations returns src rewritten, at the place err points to, to a
@@ -761,6 +772,16 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 			f.wrappers = append(append([]string(nil), f.wrappers...), "time")
 			last = w.stmt(timeDashes(c.Stmt), f)
 		}
+		if c.Stmt == nil || isAssignOnly(c.Stmt) {
+			// nothing to time in bash; dash runs the time program
+			words := []Word{{Raw: "time", Value: "time", Prefix: "time"}}
+			if c.PosixFormat {
+				words = append(words, Word{Raw: "-p", Value: "-p", Prefix: "-p"})
+			}
+			x := w.command(words, f)
+			w.finish(x, nil, f)
+			w.emit(x, f.feeds)
+		}
 	case *syntax.CoprocClause:
 		f.background = true
 		saved := w.cwd
@@ -771,6 +792,12 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 	}
 	w.subs(subs, outer)
 	return last
+}
+
+// isAssignOnly reports whether st only assigns (or is empty).
+func isAssignOnly(st *syntax.Stmt) bool {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	return st.Cmd == nil || ok && len(ce.Args) == 0
 }
 
 // timeDashes returns st without the "--" bash skips after time or time

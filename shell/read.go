@@ -396,7 +396,7 @@ func negations(src string, err error) (string, bool) {
 		if start < 0 || strings.TrimSpace(before[start:]) != "time" && strings.Join(strings.Fields(before[start:]), " ") != "time -p" {
 			return "", false
 		}
-		if start > 0 && !strings.ContainsRune(" \t\n;&|(){}!", rune(src[start-1])) {
+		if start > 0 && !strings.ContainsRune(" \t\n;&|(){}!`", rune(src[start-1])) {
 			return "", false
 		}
 		moved := "! " + before[start:]

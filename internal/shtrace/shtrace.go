@@ -136,14 +136,15 @@ func (t *Tracer) Close() error { return os.RemoveAll(t.dir) }
 // A shell that cannot find a command says so on its standard error:
 // bash as "bash: line 1: NAME: command not found" (its exec builtin as
 // "...: exec: NAME: not found"), dash as "dash: 1: NAME: not found" (and
-// "dash: 1: exec: NAME: not found"). The prefix is the shell's name or
+// "dash: 1: exec: NAME: not found", and with the eval or the file sourced
+// that ran it: "dash: 1: eval: NAME: not found"). The prefix is the shell's name or
 // the script's path, with bash's "line N: " when it is not interactive.
 // Other builtins' messages ("alias: x: not found", "hash: x: not found",
 // "type: x: not found", dash's ".: file: not found") name no command.
 var (
 	bashNotFound = regexp.MustCompile(`^((?:` + prefix + `: )*)(.*): command not found$`)
 	bashExec     = regexp.MustCompile(`^(?:` + prefix + `: )*line [0-9]+: exec: (.*): not found$`)
-	dashNotFound = regexp.MustCompile(`^(?:` + prefix + `: )*[0-9]+: (?:exec: )?(.*): not found$`)
+	dashNotFound = regexp.MustCompile(`^(?:` + prefix + `: )*[0-9]+: (?:(?:eval|exec|[^:\s]*/[^:\s]*): )*(.*): not found$`)
 	// quoted is how bash shows a name with a byte it does not print
 	// as is: $'\342\200\234x'
 	quoted = regexp.MustCompile(`^\$'((?:[^'\\]|\\.)*)'$`)

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -31,6 +32,7 @@ import (
 // Inputs: the acceptance cases and the project's case files, a sample of
 // the corpora beside the clone (all of them with TOOLWALL_TRACE_ALL=1),
 // and texts made by composing the odd forms below around a payload.
+// TOOLWALL_TRACE_WORKERS sets how many texts run at once (4).
 
 // sealedTracer builds the recorder and prepares a tracer for the test; a
 // machine without bubblewrap skips (CI installs it, and fails without).
@@ -287,7 +289,14 @@ func TestDifferential(t *testing.T) {
 		wg     sync.WaitGroup
 	)
 	work := make(chan string)
-	for range 4 {
+	// a whole run is long: it says how far it is, and each difference
+	// not written down as it is found
+	whole := os.Getenv("TOOLWALL_TRACE_ALL") != ""
+	workers := 4
+	if n, err := strconv.Atoi(os.Getenv("TOOLWALL_TRACE_WORKERS")); err == nil && n > 0 {
+		workers = n
+	}
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -296,10 +305,21 @@ func TestDifferential(t *testing.T) {
 				mu.Lock()
 				misses = append(misses, d...)
 				mu.Unlock()
+				if whole {
+					for _, m := range d {
+						p := strings.SplitN(m, "\x00", 4)
+						if _, ok := known[p[0]+"\x00"+p[1]+"\x00"+p[2]]; !ok {
+							t.Logf("difference: %s %s %q: %q", p[0], p[3], p[1], p[2])
+						}
+					}
+				}
 			}
 		}()
 	}
-	for _, text := range texts {
+	for i, text := range texts {
+		if whole && i%2000 == 0 {
+			t.Logf("%d of %d texts", i, len(texts))
+		}
 		work <- text
 	}
 	close(work)

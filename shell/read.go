@@ -772,8 +772,10 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 			f.wrappers = append(append([]string(nil), f.wrappers...), "time")
 			last = w.stmt(timeDashes(c.Stmt), f)
 		}
-		if c.Stmt == nil || isAssignOnly(c.Stmt) {
-			// nothing to time in bash; dash runs the time program
+		if c.Stmt == nil || !isCall(c.Stmt) {
+			// dash has no time keyword: it runs the time program, which
+			// bash's keyword leaves alone only around a command it runs
+			// (time with nothing, time x=1, time [[ … ]], time (…))
 			words := []Word{{Raw: "time", Value: "time", Prefix: "time"}}
 			if c.PosixFormat {
 				words = append(words, Word{Raw: "-p", Value: "-p", Prefix: "-p"})
@@ -794,10 +796,10 @@ func (w *walker) stmt(s *syntax.Stmt, f frame) *Command {
 	return last
 }
 
-// isAssignOnly reports whether st only assigns (or is empty).
-func isAssignOnly(st *syntax.Stmt) bool {
+// isCall reports whether st is a simple command that names a program.
+func isCall(st *syntax.Stmt) bool {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
-	return st.Cmd == nil || ok && len(ce.Args) == 0
+	return ok && len(ce.Args) > 0
 }
 
 // timeDashes returns st without the "--" bash skips after time or time

@@ -142,6 +142,7 @@ func (a *analyzer) command(i int, c *shell.Command) {
 		a.add(RuleDynamicCode, "remote-code", toolwall.Ask, fmt.Sprintf(
 			"%s needs approval: the code it runs is built at run time (from a variable, a command's output or its input), so toolwall cannot see what it would do. Write the commands out literally.", c.Parent.Shown()))
 	}
+	a.substitutedProgram(i, c)
 	root := rootName(c)
 	a.urls(c)
 	if p, ok := programOf(c); ok {
@@ -708,6 +709,67 @@ func (a *analyzer) substituted(i int, c *shell.Command, name string) {
 			return
 		}
 	}
+}
+
+// substitutedProgram judges a command whose program word is the output
+// of a substitution ($(curl …) run as a command, `base64 -d <<< …`):
+// the words it prints run as a command line, so network content there
+// is run unread, as curl … | sh runs it.
+func (a *analyzer) substitutedProgram(i int, c *shell.Command) {
+	if len(c.Args) == 0 || !c.Args[0].Dynamic {
+		return
+	}
+	raw := c.Args[0].Raw
+	subs := a.nest(i)
+	if !hasSubstitution(c.Args[:1]) {
+		// x=$(curl …); $x: the value assigned earlier in this call
+		raw = a.assigned(i, raw)
+		if raw == "" {
+			return
+		}
+		subs = a.cmds[:i]
+	}
+	for _, n := range subs {
+		if n.Via != "$()" || n.Text == "" || !strings.Contains(raw, n.Text) {
+			continue
+		}
+		switch {
+		case a.netSource(n):
+			a.add(RuleSubstituted, categoryRemote, toolwall.Deny, fmt.Sprintf(
+				"%s was refused: the command it runs is the output of %s, i.e. network content run unread. Download it to a file first, show it to the user for review, and run it only if they approve.",
+				quote(raw), quote(n.String())))
+			return
+		case isDecoder(n):
+			a.decoded(raw, "the shell")
+			return
+		}
+	}
+}
+
+// assigned returns the raw value last assigned, before cmds[i], to the
+// variable a word of the form $NAME, ${NAME} or "$NAME" expands, when it
+// holds a substitution; "" otherwise.
+func (a *analyzer) assigned(i int, word string) string {
+	name := strings.Trim(word, `"`)
+	name, ok := strings.CutPrefix(name, "$")
+	if !ok {
+		return ""
+	}
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "{"), "}")
+	if name == "" || strings.ContainsAny(name, "$(){}[]:-+=#%/ ") {
+		return ""
+	}
+	for j := i - 1; j >= 0; j-- {
+		for _, as := range a.cmds[j].Assigns {
+			if v, ok := strings.CutPrefix(as, name+"="); ok {
+				if strings.Contains(v, "$(") || strings.Contains(v, "`") {
+					return v
+				}
+				return ""
+			}
+		}
+	}
+	return ""
 }
 
 // procSubst judges "bash <(…)" and "source <(…)".

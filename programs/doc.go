@@ -74,7 +74,8 @@
 //	                       command it runs (GIT_SSH_COMMAND)
 //	prints WHAT [if COND]  what it prints, for the dry run: tmpdir,
 //	                       tmpfile (a fresh temporary path), cwd, user,
-//	                       home, nothing, stdin (what it reads: cat with
+//	                       home, nothing, dirname, basename, realpath
+//	                       (of the operands), stdin (what it reads: cat with
 //	                       no file), secret (a credential: gh auth token),
 //	                       shellenv (shell code of its own making that
 //	                       sets up its environment, which users eval:

@@ -325,7 +325,7 @@ func parseEntries(file, text string, first int) ([]*Program, error) {
 		case "prints":
 			what, cond, _ := strings.Cut(rest, " if ")
 			switch what = strings.TrimSpace(what); what {
-			case "tmpdir", "tmpfile", "cwd", "user", "home", "nothing", "secret", "stdin", "shellenv":
+			case "tmpdir", "tmpfile", "cwd", "user", "home", "nothing", "secret", "stdin", "shellenv", "dirname", "basename", "realpath":
 				cur.Prints, cur.PrintsIf = what, parseCond(cond)
 			default:
 				return nil, fail("unknown prints %q", rest)

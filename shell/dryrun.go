@@ -119,6 +119,9 @@ func needsDryRun(s *Script, file *syntax.File) bool {
 				switch x.Param.Value {
 				case "IFS":
 					computes = true
+				case "PWD", "HOME":
+					// ${PWD%/*}, ${HOME/…}: an operator on a known value
+					computes = computes || x.Exp != nil || x.Repl != nil || x.Slice != nil
 				case "$", "RANDOM", "SRANDOM", "BASHPID", "PPID", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME",
 					"UID", "EUID", "GID", "GROUPS", "HOSTNAME", "HOSTTYPE", "OSTYPE", "MACHTYPE", "BASH_VERSION":
 					ok = false // values of this process: the dry run would not be the same twice
@@ -525,8 +528,12 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 			return func(ctx context.Context, args []string) error {
 				hc := interp.HandlerCtx(ctx)
 				out := markUnknown + "out" + markEnd
-				if p := printer(args); p != nil {
+				if p, parsed := printer(args); p != nil {
 					switch p.Prints {
+					case "dirname", "basename", "realpath":
+						if text := pathsPrinted(p.Prints, parsed, args, hc.Dir); text != "" {
+							out = text
+						}
 					case "stdin":
 						out = ""
 						if hc.Stdin != nil {
@@ -602,19 +609,57 @@ func dryRun(file *syntax.File, src string, opt Options) ([]dryCall, error) {
 
 // printer returns the catalog entry (the subcommand's when one is named)
 // that says what args print, or nil.
-func printer(args []string) *programs.Program {
+func printer(args []string) (*programs.Program, *programs.Parsed) {
 	p := programs.Lookup(args[0])
 	if p == nil {
-		return nil
+		return nil, nil
 	}
 	parsed := programs.Parse(p, plainTokens(args))
 	if q := parsed.Program; q != nil {
 		p = q
 	}
 	if p.Prints == "" || len(p.PrintsIf) > 0 && !parsed.Holds(p.PrintsIf) {
-		return nil
+		return nil, nil
 	}
-	return p
+	return p, parsed
+}
+
+// pathsPrinted is what dirname, basename and realpath print for their
+// operands (dir is the working directory): each operand's directory,
+// last element or absolute clean path, a line each; "" when an operand
+// is unknown.
+func pathsPrinted(what string, parsed *programs.Parsed, args []string, dir string) string {
+	var out []string
+	for _, op := range parsed.Operands {
+		a := args[op.Word]
+		if strings.Contains(a, markUnknown) {
+			return ""
+		}
+		switch what {
+		case "dirname":
+			t := strings.TrimRight(a, "/")
+			switch {
+			case t == "" && a != "":
+				t = "/"
+			case t == "":
+				t = "."
+			default:
+				t = path.Dir(t)
+			}
+			out = append(out, t)
+		case "basename":
+			out = append(out, path.Base(a))
+			if !parsed.Has("multiple") && !parsed.Has("suffix") {
+				return out[0]
+			}
+		case "realpath":
+			if !path.IsAbs(a) {
+				a = path.Join(dir, a)
+			}
+			out = append(out, path.Clean(a))
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // plainTokens are static parser tokens for args.

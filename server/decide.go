@@ -11,6 +11,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/policy"
 )
 
@@ -74,7 +75,10 @@ func clip(v toolwall.Verdict) toolwall.Verdict {
 	return v
 }
 
-// decide judges one call with the engine in force. A call without a
+// decide judges one call with the engine in force, as a hook does
+// (host.Judge): an MCP tool call together with the calls its arguments
+// map onto (a shell command, a path written, a URL), the strictest
+// verdict deciding. A call without a
 // session is judged by the single-call analysis only (no chain memory,
 // no trajectory), a pure function of the call and the policy, so its
 // verdict is kept and reused for the same exact call for
@@ -83,7 +87,7 @@ func clip(v toolwall.Verdict) toolwall.Verdict {
 // call with a session is always judged afresh: chains see every call.
 func (l *loaded) decide(ctx context.Context, m *metrics, call toolwall.Call) toolwall.Verdict {
 	if l.cache == nil || call.Session != "" || len(call.Input) > maxCachedInput {
-		return l.eng.Evaluate(ctx, call)
+		return host.Judge(ctx, l.eng, call)
 	}
 	key := cacheKey(call)
 	now := time.Now()
@@ -92,7 +96,7 @@ func (l *loaded) decide(ctx context.Context, m *metrics, call toolwall.Call) too
 		return e.v
 	}
 	m.cacheMisses.Inc()
-	v := l.eng.Evaluate(ctx, call)
+	v := host.Judge(ctx, l.eng, call)
 	if reusable(v) {
 		v = clip(v)
 		l.cache.Add(key, cached{v: v, at: now})

@@ -460,7 +460,15 @@ func (s *Server) recordAll(ctx context.Context, tenant string, reqs []api.Record
 			}
 		}
 		for _, i := range round {
-			eng.RecordInvocation(ctx, calls[i], *reqs[i].Outcome.Success)
+			// what ran is what an MCP call's arguments do, as a hook
+			// records it
+			ran, err := host.MCPCalls(calls[i:i+1], true)
+			if err != nil {
+				ran = calls[i : i+1]
+			}
+			for _, c := range ran {
+				eng.RecordInvocation(ctx, c, *reqs[i].Outcome.Success)
+			}
 		}
 	}
 	var ids []string

@@ -91,6 +91,16 @@ var calls = [...]map[string]callSpec{
 		"popen2e": {form: formCmd}, "popen3": {form: formCmd}, "pipeline": {form: formCmd},
 		"eval": {form: formEval, bare: true},
 	},
+	langLua: {
+		"execute": {form: formCmd}, "popen": {form: formCmd},
+	},
+	langR: {
+		"system": {form: formCmd}, "shell": {form: formCmd}, "system2": {form: formProgList},
+	},
+	langJulia: {},
+	langAppleScript: {
+		"script": {form: formCmd, bare: true}, // do shell script "…"
+	},
 	langPHP: {
 		"system": {form: formCmd}, "exec": {form: formCmd}, "shell_exec": {form: formCmd},
 		"passthru": {form: formCmd}, "popen": {form: formCmd}, "proc_open": {form: formCmd},
@@ -266,6 +276,9 @@ func (p *program) call(i int) (string, bool) {
 		case "def", "function", "sub", "fn":
 			return "", false // a definition, not a call
 		}
+	}
+	if p.l == langAppleScript && (i < 2 || t[i-1].text != "shell" || t[i-2].text != "do") {
+		return "", false // run script "…" runs AppleScript, not a shell
 	}
 	if spec.form == formEval && spec.module == "" && p.qualifier(i) != "" {
 		return "", false // model.eval(), df.eval(…): a method, not the language's eval

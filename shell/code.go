@@ -20,6 +20,10 @@ const (
 	langPerl
 	langRuby
 	langPHP
+	langLua         // Lua: os.execute, io.popen
+	langR           // R: system, system2, shell
+	langJulia       // Julia: `cmd` literals run with run()
+	langAppleScript // AppleScript: do shell script
 )
 
 // runtimeHole stands for a part of a command string that is only known
@@ -103,8 +107,10 @@ func (x *lexer) next() {
 	switch {
 	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 		x.i++
-	case c == '#' && x.l != langNode && !(x.l == langPHP && strings.HasPrefix(s[i:], "#[")):
+	case c == '#' && x.l != langNode && x.l != langLua && !(x.l == langPHP && strings.HasPrefix(s[i:], "#[")):
 		x.skipLine()
+	case c == '-' && i+1 < len(s) && s[i+1] == '-' && (x.l == langLua || x.l == langAppleScript):
+		x.dashComment()
 	case c == '/' && i+1 < len(s) && s[i+1] == '/' && (x.l == langNode || x.l == langPHP):
 		x.skipLine()
 	case c == '/' && i+1 < len(s) && s[i+1] == '*' && (x.l == langNode || x.l == langPHP):
@@ -114,7 +120,7 @@ func (x *lexer) next() {
 		} else {
 			x.i = i + 2 + end + 2
 		}
-	case c == '/' && x.l != langPython && x.l != langPHP && x.regexAllowed():
+	case c == '/' && (x.l == langNode || x.l == langPerl || x.l == langRuby) && x.regexAllowed():
 		_, x.i = x.delimited(i+1, '/', false)
 		x.skipWord()
 	case c == '\'' || c == '"' || c == '`':
@@ -143,6 +149,24 @@ func (x *lexer) skipLine() {
 	} else {
 		x.i = len(x.src)
 	}
+}
+
+// dashComment skips a Lua or AppleScript comment: "--" to the end of
+// the line, or a Lua block comment --[[ … ]] (--[==[ … ]==]).
+func (x *lexer) dashComment() {
+	s := x.src[x.i+2:]
+	if x.l == langLua && strings.HasPrefix(s, "[") {
+		if k := strings.IndexByte(s[1:], '['); k >= 0 && strings.Trim(s[1:1+k], "=") == "" {
+			end := "]" + s[1:1+k] + "]"
+			if e := strings.Index(s, end); e >= 0 {
+				x.i += 2 + e + len(end)
+				return
+			}
+			x.i = len(x.src)
+			return
+		}
+	}
+	x.skipLine()
 }
 
 // skipWord skips regex flags after a regex literal.

@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-var langNames = map[string]lang{"python": langPython, "node": langNode, "perl": langPerl, "ruby": langRuby, "php": langPHP}
+var langNames = map[string]lang{"python": langPython, "node": langNode, "perl": langPerl, "ruby": langRuby, "php": langPHP,
+	"lua": langLua, "r": langR, "julia": langJulia, "applescript": langAppleScript}
 
 // codeCase is one line of testdata/code.tsv.
 type codeCase struct {

@@ -19,6 +19,7 @@ func langOf(name string) lang {
 // viaOf is the Via of commands run from an inline program.
 var viaOf = [...]string{
 	langPython: "python -c", langNode: "node -e", langPerl: "perl -e", langRuby: "ruby -e", langPHP: "php -r",
+	langLua: "lua -e", langR: "Rscript -e", langJulia: "julia -e", langAppleScript: "osascript -e",
 }
 
 // isStdinFile reports whether a script operand names standard input.

@@ -53,6 +53,9 @@ func (w *walker) follow(cmd *Command, f frame, funcs bool) {
 	v := cmd.Inv
 	p := v.Program()
 	if p == nil {
+		if w.writtenScript(cmd, f) {
+			return
+		}
 		w.mayRun(cmd, f)
 		return
 	}
@@ -106,6 +109,9 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 				gotCode = true
 			} else if lang == "awk" || lang == "make" {
 				gotCode = true
+				if text, ok := w.writtenText(val, cmd.Cwd); ok && lang == "make" && !val.Dynamic {
+					w.code(cmd, Word{Raw: text, Value: text, Prefix: text}, lang, f, false)
+				}
 			}
 		}
 	}
@@ -171,6 +177,15 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 	}
 	if w.err != nil || gotCode {
 		return
+	}
+	if lang == "make" {
+		// the makefile make finds itself, when this command line wrote it
+		for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+			if text, ok := w.writtenText(Word{Value: name}, cmd.Cwd); ok {
+				w.code(cmd, Word{Raw: text, Value: text, Prefix: text}, lang, f, false)
+				return
+			}
+		}
 	}
 	switch v.Stdin {
 	case programs.Code:
@@ -282,6 +297,18 @@ func (w *walker) code(cmd *Command, text Word, lang string, f frame, fromStdin b
 				return
 			}
 			w.runProgram(t, cmd.Cwd, w.child(cmd, f, "sed"))
+		}
+	case "make":
+		for _, t := range makeCommands(text.Value) {
+			if w.err != nil {
+				return
+			}
+			ch := w.child(cmd, f, "make")
+			if fromStdin {
+				ch.stdin = Stdin{}
+				ch.redirs = outputRedirects(cmd.Redirects)
+			}
+			w.runProgram(t, cmd.Cwd, ch)
 		}
 	case "awk":
 		for _, t := range awkCommands(text.Value) {
@@ -835,6 +862,38 @@ func (w *walker) mayRun(cmd *Command, f frame) {
 	}
 }
 
+// writtenScript reads a script the command line wrote with known text
+// and then runs by its path (echo … > /tmp/a.sh; chmod +x /tmp/a.sh;
+// /tmp/a.sh) as the program its first line names (#!/bin/sh, #!/usr/bin/env
+// python3), else as shell code; it reports whether it did.
+func (w *walker) writtenScript(cmd *Command, f frame) bool {
+	a := cmd.Args[0]
+	if a.Dynamic || !strings.Contains(a.Value, "/") {
+		return false
+	}
+	text, ok := w.writtenText(a, cmd.Cwd)
+	if !ok {
+		return false
+	}
+	lang := "sh"
+	if first, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(first, "#!") {
+		fields := strings.Fields(strings.TrimPrefix(first, "#!"))
+		if len(fields) > 1 && path.Base(fields[0]) == "env" {
+			fields = fields[1:]
+			for len(fields) > 1 && strings.HasPrefix(fields[0], "-") {
+				fields = fields[1:]
+			}
+		}
+		if len(fields) > 0 {
+			if p := programs.Lookup(path.Base(fields[0])); p != nil && p.Lang != "" {
+				lang = p.Lang
+			}
+		}
+	}
+	w.code(cmd, Word{Raw: text, Value: text, Prefix: text}, lang, f, false)
+	return true
+}
+
 // acts reports whether a program's entry gives it a role that matters
 // when an unknown runner hands it on: it runs commands, deletes, changes
 // permissions or owners, or talks to the network.
@@ -873,6 +932,14 @@ func langByName(name string) lang {
 		return langRuby
 	case "php":
 		return langPHP
+	case "lua":
+		return langLua
+	case "r":
+		return langR
+	case "julia":
+		return langJulia
+	case "applescript":
+		return langAppleScript
 	}
 	return langNone
 }

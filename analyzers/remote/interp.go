@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"path"
 	"strings"
 
 	"github.com/toolwall/toolwall/programs"
@@ -121,6 +122,30 @@ func isStdinPath(s string) bool {
 // own (bash --version, python -m module). The login shells of sudo -s,
 // sudo -i, doas -s and a plain su, which the reader leaves in place when
 // they are given no command, read their program from stdin.
+// shebangLang is the language of a script's #! line (#!/usr/bin/python3,
+// #!/usr/bin/env -S node), notInterp when it names none.
+func shebangLang(text string) lang {
+	first, _, _ := strings.Cut(text, "\n")
+	first, _, _ = strings.Cut(first, `\n`) // printf's format, as written
+	if !strings.HasPrefix(first, "#!") {
+		return notInterp
+	}
+	fields := strings.Fields(strings.TrimPrefix(first, "#!"))
+	if len(fields) > 1 && path.Base(fields[0]) == "env" {
+		fields = fields[1:]
+		for len(fields) > 1 && strings.HasPrefix(fields[0], "-") {
+			fields = fields[1:]
+		}
+	}
+	if len(fields) == 0 {
+		return notInterp
+	}
+	if p := programs.Lookup(path.Base(fields[0])); p != nil {
+		return langOf(p.Lang)
+	}
+	return notInterp
+}
+
 func programOf(c *shell.Command) (program, bool) {
 	v := c.Inv
 	pr := v.Program()

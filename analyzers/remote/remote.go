@@ -121,7 +121,7 @@ func (a *analyzer) cwd(c *shell.Command) string {
 // out of interpreter one-liners (os.system, execSync, system, backticks).
 func inlineVia(v string) bool {
 	switch v {
-	case "python -c", "node -e", "perl -e", "ruby -e", "php -r":
+	case "python -c", "node -e", "perl -e", "ruby -e", "php -r", "lua -e", "Rscript -e", "julia -e", "osascript -e":
 		return true
 	}
 	return false
@@ -181,7 +181,15 @@ func (a *analyzer) command(i int, c *shell.Command) {
 	a.packages(i, c)
 	a.build(i, c)
 	if len(c.Args) > 0 && !c.Args[0].Dynamic && strings.Contains(c.Args[0].Value, "/") && !c.Remote {
-		a.exec(i, paths.Abs(c.Args[0].Value, a.cwd(c)))
+		f := paths.Abs(c.Args[0].Value, a.cwd(c))
+		a.exec(i, f)
+		if t, ok := a.texts[f]; ok {
+			// printf '#!/usr/bin/env python3\n…' > t.py; ./t.py: the
+			// program its first line names runs it
+			if l := shebangLang(t); l != notInterp && l != langShell {
+				a.code(c, l, t)
+			}
+		}
 	} else if c.Name != "" {
 		a.execFromPath(i, c.Name)
 	}

@@ -489,6 +489,17 @@ func (g *Gate) fuse(findings []toolwall.Finding, effects []toolwall.Effect, scri
 	}
 	v.Band = g.thresholds.Band(v.Score)
 	v.Action = toolwall.Stricter(v.Band.Action(), floor)
+	// A floor stricter than the band's action (a chain deny scored 0.26)
+	// lifts the score to the lower edge of the first band that reads as
+	// strict, so that band and score never tell a milder story than the
+	// action: a deny is high or critical, a warn or an ask medium or more.
+	switch {
+	case v.Action == toolwall.Deny && v.Band < toolwall.High:
+		v.Score = max(v.Score, g.thresholds.Block)
+	case v.Action >= toolwall.Warn && v.Band < toolwall.Medium:
+		v.Score = max(v.Score, g.thresholds.Warn)
+	}
+	v.Band = g.thresholds.Band(v.Score)
 	v.Reason = reason(v)
 	v.Effects = effects
 	if script != nil && len(script.Commands) > 0 {

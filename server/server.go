@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -91,6 +92,13 @@ type Options struct {
 	// without a session, judged by the single-call analysis only; see
 	// DefaultCacheSize). 0 means DefaultCacheSize; negative keeps none.
 	CacheSize int
+	// Home is the home directory a call that sends no "home" is judged
+	// under: the agents' home when the operator knows it (toolwall serve
+	// --home); "" means the server's own (engine.UserHome). Judged
+	// without a home, "~" and $HOME would be unknown and `rm -rf ~` only
+	// asked about; when the server knows no home either, such a call is
+	// refused as incomplete (400).
+	Home string
 	// Approvals, when set, remember a human's yes to an asked call, as
 	// they do for the hook (on PostgreSQL, approval/postgres, for every
 	// replica at once): /v1/decide allows an ask that was approved
@@ -189,6 +197,12 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.CacheSize == 0 {
 		opts.CacheSize = DefaultCacheSize
+	}
+	if opts.Home == "" {
+		opts.Home = engine.UserHome()
+	}
+	if opts.Home != "" && !filepath.IsAbs(opts.Home) {
+		return nil, fmt.Errorf("server: the default home %q is not an absolute path", opts.Home)
 	}
 	s := &Server{opts: opts, log: opts.Logger, audit: opts.Audit, tenants: map[[sha256.Size]byte]string{},
 		approvers: map[[sha256.Size]byte]string{}, approvals: opts.Approvals}
@@ -434,6 +448,12 @@ func (s *Server) call(tenant string, c api.Call) (toolwall.Call, error) {
 	call := toolwall.Call{
 		Tool: c.Tool, Input: c.Input, ID: c.CallID, Cwd: c.Cwd, Project: c.Project, Home: c.Home,
 		Context: toolwall.ExecContext(c.Context), Caller: c.Caller,
+	}
+	if call.Home == "" {
+		if s.opts.Home == "" {
+			return toolwall.Call{}, errors.New(`"home" is required: this server has no default home to judge "~" and $HOME by (toolwall serve --home)`)
+		}
+		call.Home = s.opts.Home
 	}
 	if c.Session != "" {
 		call.Session = tenant + "/" + c.Session

@@ -36,7 +36,7 @@ const (
 
 type serveFlags struct {
 	listen, tokenFile, store, state, pg, schema string
-	approverFile                                string
+	approverFile, home                          string
 	maxBody                                     int64
 	cache, gcPercent                            int
 	timeout, reloadEvery                        time.Duration
@@ -70,6 +70,11 @@ through any of them; otherwise in approvals.jsonl beside the state file,
 as for the hook. An agent's own token never approves. Without the file,
 asks stay asks.
 
+A call that sends no "home" is judged under --home (the agents' home
+directory, when the operator knows it), else this server's own home, so
+that "~" and $HOME still resolve; a server with neither refuses such a
+call (400).
+
 Audit log: with --store postgres, every decision's audit record and its
 outcome go to PostgreSQL beside the sessions (table audit_records in
 --postgres-schema), one log for every replica, kept for audit.retention;
@@ -102,6 +107,7 @@ SIGTERM shut down gracefully, finishing the requests in flight.`,
 	fl.StringVar(&f.schema, "postgres-schema", postgres.DefaultSchema, "PostgreSQL schema of the tables")
 	fl.StringVar(&f.approverFile, "approver-file", "", `file of approver tokens, lines "TENANT TOKEN" (TENANT: 16 hex digits the start log names, or "local" without tokens)`)
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
+	fl.StringVar(&f.home, "home", "", `home directory of the agents' user, for the calls that send no "home" (default: this server's own)`)
 	fl.IntVar(&f.cache, "verdict-cache", server.DefaultCacheSize, "single-call verdicts (calls without a session) kept for 500 ms for the same exact call; 0: none")
 	fl.DurationVar(&f.timeout, "timeout", server.DefaultTimeout, "longest time one decision may take before the call is denied")
 	fl.IntVar(&f.gcPercent, "gc-percent", server.GCPercent, "garbage collector target (GOGC) of the server process; $GOGC, when set, is the default; bound memory with $GOMEMLIMIT")
@@ -315,7 +321,7 @@ func serve(ctx context.Context, f serveFlags) error {
 	approvalsAt := "none (asks stay asks)"
 	opts := server.Options{
 		ConfigPath: configPath, Store: st, Tokens: toks, MaxBody: f.maxBody, Timeout: f.timeout, Logger: log, Audit: sink,
-		Approvers: apps, CacheSize: f.cache,
+		Approvers: apps, CacheSize: f.cache, Home: f.home,
 	}
 	if f.cache <= 0 {
 		opts.CacheSize = -1

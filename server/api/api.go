@@ -59,8 +59,9 @@ type Call struct {
 	CallID string `json:"call_id,omitempty"`
 	// Cwd, Project and Home are absolute paths on the agent's machine:
 	// the working directory, the project root (default Cwd) and the
-	// user's home (used for ~ and $HOME; empty means unknown, and "~" is
-	// then asked about).
+	// user's home (used for ~ and $HOME; empty means the server's default
+	// home, toolwall serve --home, else the server's own; a server with
+	// neither refuses the call as incomplete).
 	Cwd     string `json:"cwd,omitempty"`
 	Project string `json:"project,omitempty"`
 	Home    string `json:"home,omitempty"`

@@ -86,6 +86,9 @@ func testApprove(t *testing.T, open func(t *testing.T, opts approval.Options) se
 	if asked.Action.String() != "ask" {
 		t.Fatalf("git reset --hard: %s, want ask", asked.Action)
 	}
+	if !strings.Contains(asked.Message, api.PathApprove+` {"decision_id": "`+asked.DecisionID+`"}`) {
+		t.Errorf("the ask does not say how to approve it: %s", asked.Message)
+	}
 	if _, err := agentA.Approve(ctx, asked.DecisionID); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("the agent's own token approved its ask: %v", err)
 	}

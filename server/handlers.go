@@ -256,11 +256,15 @@ func (s *Server) fail(w http.ResponseWriter, code int, kind, msg string) {
 	s.respond(w, code, api.Error{Schema: api.Schema, Error: api.ErrorDetail{Code: kind, Message: msg}})
 }
 
-// decision is the response body for verdict v.
+// decision is the response body for verdict v. An ask says how it is
+// approved where this server keeps approvals and takes them.
 func (s *Server) decision(id string, v toolwall.Verdict) api.Decision {
 	d := api.Decision{Schema: api.Schema, DecisionID: id, Verdict: v, Rules: v.Rules()}
 	if v.Action != toolwall.Allow {
 		d.Message = host.Explain(v)
+	}
+	if v.Action == toolwall.Ask && s.approvals != nil && len(s.approvers) > 0 {
+		d.Message += " A person approves it with POST " + api.PathApprove + ` {"decision_id": "` + id + `"} and an approver token (never the agent's); the same call in the same session and working directory then passes when retried.`
 	}
 	return d
 }

@@ -88,7 +88,9 @@ type Decision struct {
 	Rules []string `json:"rules,omitempty"`
 	// Message is the reason written for the model, prefixed with what
 	// toolwall did and the rule ids ("toolwall denied this call
-	// [rm.dangerous-target]: ..."); empty for allow.
+	// [rm.dangerous-target]: ..."); empty for allow. An ask's message
+	// ends with how a person approves it (POST /v1/approve with its
+	// decision id) when the server takes approvals.
 	Message string `json:"message,omitempty"`
 }
 

@@ -56,7 +56,8 @@ func TestRunCommand(t *testing.T) {
 }
 
 // TestFetchCommand: toolwall fetch refuses before any connection what the
-// gate or the SSRF defence stops (no network is needed for any of these).
+// gate or the SSRF defence stops (no network is needed for any of these),
+// and fails (1), not refuses, a fetch whose host does not resolve.
 func TestFetchCommand(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -70,6 +71,8 @@ func TestFetchCommand(t *testing.T) {
 		{[]string{"fetch", "--yes", "https://localhost:1/"}, 2, "fetch.blocked-host"},
 		{[]string{"fetch", "--yes", "https://[::ffff:127.0.0.1]:1/"}, 2, "ssrf.obfuscated-host"},
 		{[]string{"fetch", "file:///etc/passwd"}, 2, "scheme"},
+		// A name that does not resolve is a network failure, not a refusal.
+		{[]string{"fetch", "https://nonexistent-host.invalid/"}, 1, "does not resolve"},
 	} {
 		_, stderr, code := runIn(t, dir, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {

@@ -34,7 +34,7 @@ const (
 	RuleUserinfo  = "fetch.userinfo"         // user:password@ before the host
 	RuleHost      = "fetch.blocked-host"     // pre-DNS: a blocked name or literal address
 	RuleAddress   = "fetch.blocked-address"  // post-DNS: a resolved address is blocked
-	RuleDNS       = "fetch.dns"              // the name does not resolve
+	RuleDNS       = "fetch.dns"              // no longer a refusal: a name that does not resolve is a network failure (see ErrUnresolved)
 	RuleRedirects = "fetch.redirects"        // more redirects than allowed
 	RuleHop       = "fetch.redirect-refused" // the gate refused a redirect target
 )
@@ -285,11 +285,21 @@ func (e *Executor) Get(ctx context.Context, req Request) (*Response, error) {
 	var origin string
 	for hop := 0; ; hop++ {
 		h := Hop{URL: cur}
-		u, addrs, ref := e.validate(ctx, cur, hop > 0, call)
+		u, addrs, verr := e.validate(ctx, cur, hop > 0, call)
 		if hop == 0 && u != nil {
 			origin = originOf(u)
 		}
 		h.Addrs = addrs
+		var ref *Refusal
+		errors.As(verr, &ref)
+		var unresolved *ErrUnresolved
+		if errors.As(verr, &unresolved) {
+			// Not a refusal: the hop was allowed and failed.
+			h.AuditID = e.egress(ctx, call, parent, hop, h)
+			e.hopOutcome(ctx, h.AuditID, 0, unresolved)
+			resp.Hops = append(resp.Hops, h)
+			return resp, unresolved
+		}
 		if ref == nil && hop > e.opts.MaxRedirects {
 			ref = &Refusal{Rule: RuleRedirects, Reason: fmt.Sprintf("the fetch was refused: it was redirected more than %d times; fetch the final URL directly if it is public", max(e.opts.MaxRedirects, 0))}
 		}
@@ -342,10 +352,25 @@ func (e *Executor) Get(ctx context.Context, req Request) (*Response, error) {
 	}
 }
 
+// ErrUnresolved is the failure of a fetch whose host does not resolve: a
+// network failure, not a refusal.
+type ErrUnresolved struct {
+	URL, Host string
+	Err       error
+}
+
+func (e *ErrUnresolved) Error() string {
+	return fmt.Sprintf("%s: its host %q does not resolve (%v)", e.URL, e.Host, e.Err)
+}
+
+func (e *ErrUnresolved) Unwrap() error { return e.Err }
+
 // validate runs the pre-DNS checks on raw, then resolves its host and
-// checks every address. A redirect hop is judged by the gate too.
-func (e *Executor) validate(ctx context.Context, raw string, redirect bool, call toolwall.Call) (*url.URL, []netip.Addr, *Refusal) {
-	refuse := func(rule, format string, args ...any) (*url.URL, []netip.Addr, *Refusal) {
+// checks every address. A redirect hop is judged by the gate too. The
+// error is a *Refusal, or an *ErrUnresolved when the host does not
+// resolve.
+func (e *Executor) validate(ctx context.Context, raw string, redirect bool, call toolwall.Call) (*url.URL, []netip.Addr, error) {
+	refuse := func(rule, format string, args ...any) (*url.URL, []netip.Addr, error) {
 		return nil, nil, &Refusal{Rule: rule, Reason: "fetching " + strconv.Quote(raw) + " was refused: " + fmt.Sprintf(format, args...)}
 	}
 	u, err := url.Parse(raw)
@@ -404,7 +429,10 @@ func (e *Executor) validate(ctx context.Context, raw string, redirect bool, call
 	// these answers.
 	addrs, err := e.opts.Resolver.LookupNetIP(ctx, "ip", host)
 	if err != nil || len(addrs) == 0 {
-		return refuse(RuleDNS, "its host %q does not resolve (%v).", host, err)
+		if err == nil {
+			err = errors.New("no address")
+		}
+		return nil, nil, &ErrUnresolved{URL: raw, Host: host, Err: err}
 	}
 	var bad []string
 	for _, a := range addrs {

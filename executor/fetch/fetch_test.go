@@ -282,6 +282,8 @@ func TestSSRFMatrix(t *testing.T) {
 				ok = !out.IsError && out.Truncated && len(out.Text) < 70<<10
 			case "timeout":
 				ok = out.IsError && (strings.Contains(out.Text, "deadline exceeded") || strings.Contains(out.Text, "timeout"))
+			case "unresolved":
+				ok = out.IsError && strings.HasPrefix(out.Text, "fetch failed: ") && strings.Contains(out.Text, "does not resolve")
 			default:
 				for _, rule := range strings.Split(want, "|") {
 					ok = ok || out.IsError && strings.Contains(out.Text, "["+rule+"]")

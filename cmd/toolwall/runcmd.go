@@ -16,6 +16,10 @@ import (
 	"github.com/toolwall/toolwall/llm/helper"
 )
 
+// ExitTimeout is toolwall run's exit status when --timeout killed the
+// command: timeout(1)'s.
+const ExitTimeout = 124
+
 func newRun() *cobra.Command {
 	var (
 		cwd, project, ctxName string
@@ -36,7 +40,9 @@ A refused command is not started: toolwall prints the rule and the reason on
 stderr and exits 126. A command the gate would ask about is refused the same
 way unless --yes says a human approved it (a deny is refused whatever).
 Otherwise stdout and stderr are the command's, and so is the exit status
-(128+N when signal N ended it, e.g. on --timeout).
+(128+N when signal N ended it). A command still running after --timeout is
+killed with its whole process group; toolwall says so on stderr and exits
+124, as timeout(1) does.
 
 --sandbox confines the command with Landlock (Linux): it may write only in
 the project and the temporary directory, and read only those and the system
@@ -128,6 +134,13 @@ the audit log (toolwall explain ID shows the model's answer).`,
 				if p.RolledBack {
 					fmt.Fprintf(cmd.ErrOrStderr(), "toolwall: the command failed; its file changes were rolled back (checkpoint %s)\n", p.Checkpoint)
 				}
+			}
+			if p.TimedOut && cmd.Context().Err() == nil {
+				// The timeout, not an interrupt of toolwall itself.
+				if !asJSON {
+					fmt.Fprintf(cmd.ErrOrStderr(), "toolwall: the command was still running after --timeout %v and was killed (its whole process group)\n", timeout)
+				}
+				return exitError{ExitTimeout}
 			}
 			if p.ExitCode != 0 {
 				return exitError{p.ExitCode}

@@ -49,6 +49,11 @@ func TestRunCommand(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(b) != "original" || code != 1 || !strings.Contains(stderr, "rolled back") {
 		t.Errorf("transaction: file %q, exit %d, stderr %q", b, code, stderr)
 	}
+	// Past --timeout: killed, said so, and timeout(1)'s exit status.
+	_, stderr, code = runIn(t, dir, "run", "--timeout", "1s", "--", "sleep 5")
+	if code != 124 || !strings.Contains(stderr, "--timeout 1s") {
+		t.Errorf("timeout: %q %d, want 124 and a message", stderr, code)
+	}
 	stdout, _, code = runIn(t, dir, "run", "--json", "--", "true")
 	if code != 0 || !strings.Contains(stdout, `"exit_code": 0`) || !strings.Contains(stdout, `"verdict"`) {
 		t.Errorf("--json: %s", stdout)

@@ -28,6 +28,13 @@
 // audit log under [RuleToolListChanged] (a "rug pull") and passed on to
 // the client as notifications/tools/list_changed.
 //
+// Served over stdio ([Proxy.Lines]), the proxy screens each line of the
+// client before the SDK reads it: the SDK ends the connection on the
+// first message it cannot decode, so a line that is not a JSON-RPC 2.0
+// message is answered with a parse error (-32700) or an invalid request
+// error (-32600), a tools/call nested deeper than [MaxDepth] with a
+// refusal, and the proxy keeps serving.
+//
 // Calls that ran are recorded in session memory as the hook records them,
 // under one session per proxy, so chains across calls (download, then
 // run) are caught here too.

@@ -172,7 +172,7 @@ func runProxy(ctx context.Context, f proxyFlags, args []string) error {
 	}
 	defer p.Close()
 	log.Info("toolwall mcp-proxy: serving on stdio", "server", name, "session", p.Session())
-	if err := p.Serve(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
+	if err := p.Serve(ctx, p.Lines(os.Stdin, stdout{})); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
 	return nil
@@ -272,3 +272,10 @@ func loopback(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// stdout is the client's side of the proxy's output; closing the
+// connection leaves it open for the process's own messages.
+type stdout struct{}
+
+func (stdout) Write(b []byte) (int, error) { return os.Stdout.Write(b) }
+func (stdout) Close() error                { return nil }

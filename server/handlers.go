@@ -148,6 +148,18 @@ func (s *Server) wrap(name string, auth bool, h handler) http.Handler {
 				return
 			}
 		}
+		if r.Method == http.MethodPost {
+			size := r.ContentLength
+			if size > s.opts.MaxBody {
+				size = 0 // refused by decode before it is read
+			}
+			release, busy := s.admission.admit(tenant, size)
+			if release == nil {
+				s.busy(w, busy)
+				return
+			}
+			defer release()
+		}
 		h(w, r, tenant)
 	})
 }

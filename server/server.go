@@ -111,6 +111,22 @@ type Options struct {
 	// decides with (an agent holding it could approve its own asks).
 	// Without approvers /v1/approve answers 403.
 	Approvers []Approver
+	// MaxInFlight bounds the requests with a body (decisions, records,
+	// turns, approvals) in progress at once; one more is answered 503
+	// with Retry-After at once, not queued. 0 means
+	// DefaultMaxInFlight().
+	MaxInFlight int
+	// MaxInFlightPerTenant bounds one tenant's requests in progress
+	// (default: half of MaxInFlight when the server has two tokens or
+	// more, else all of it).
+	MaxInFlightPerTenant int
+	// BodyBudget bounds the memory the requests in progress hold for
+	// their bodies, counted as BodyCost times each body's size (default
+	// DefaultBodyBudget); a request that would pass it is answered 503.
+	BodyBudget int64
+	// BodyBudgetPerTenant bounds one tenant's share of BodyBudget
+	// (default: half when the server has two tokens or more, else all).
+	BodyBudgetPerTenant int64
 }
 
 // Approvals remember approved asks: every approval.Keeper does, the
@@ -165,6 +181,7 @@ type Server struct {
 	// extra counts workers started to replace one a job overran; each
 	// leaves when its job ends.
 	extra     atomic.Int32
+	admission *admission
 	jobs      chan *job     // decisions for the workers
 	spread    int           // the most workers one batch uses
 	quit      chan struct{} // closed by Close
@@ -204,6 +221,12 @@ func New(opts Options) (*Server, error) {
 	if opts.Home != "" && !filepath.IsAbs(opts.Home) {
 		return nil, fmt.Errorf("server: the default home %q is not an absolute path", opts.Home)
 	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = DefaultMaxInFlight()
+	}
+	if opts.BodyBudget <= 0 {
+		opts.BodyBudget = DefaultBodyBudget
+	}
 	s := &Server{opts: opts, log: opts.Logger, audit: opts.Audit, tenants: map[[sha256.Size]byte]string{},
 		approvers: map[[sha256.Size]byte]string{}, approvals: opts.Approvals}
 	if s.log == nil {
@@ -235,6 +258,7 @@ func New(opts Options) (*Server, error) {
 		}
 		s.approvers[sum] = a.Tenant
 	}
+	s.admission = newAdmission(opts, len(s.tenants))
 	cfg, version, err := s.load()
 	if err != nil {
 		return nil, err

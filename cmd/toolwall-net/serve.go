@@ -37,8 +37,8 @@ const (
 type serveFlags struct {
 	listen, tokenFile, store, state, pg, schema string
 	approverFile, home                          string
-	maxBody                                     int64
-	cache, gcPercent                            int
+	maxBody, bodyBudget                         int64
+	cache, gcPercent, maxInFlight               int
 	timeout, reloadEvery                        time.Duration
 }
 
@@ -84,7 +84,13 @@ for the hook). audit.enabled = false writes none.
 
 The process runs its garbage collector at GOGC=400 (--gc-percent;
 $GOGC when set): a quarter of the CPU Go's default 100 costs under load,
-for a larger heap; $GOMEMLIMIT bounds it.
+for a larger heap; $GOMEMLIMIT bounds it (192 MiB when unset).
+
+Work in progress is bounded: --max-in-flight requests at once and
+--body-budget bytes of bodies (each counted three times its size, for
+what deciding it holds); a request past either is answered 503 with
+Retry-After at once rather than queued, and the client library reads it
+as a deny. With two tokens or more each tenant gets half of each bound.
 
 SIGHUP, or a change of the configuration file, reloads the policy; a
 broken policy keeps the one in force and logs the error. SIGINT or
@@ -94,6 +100,9 @@ SIGTERM shut down gracefully, finishing the requests in flight.`,
 			// $GOGC, when set, wins over the default but not over the flag.
 			if cmd.Flags().Changed("gc-percent") || os.Getenv("GOGC") == "" {
 				debug.SetGCPercent(f.gcPercent)
+			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(server.DefaultMemoryLimit)
 			}
 			return serve(cmd.Context(), f)
 		},
@@ -108,6 +117,8 @@ SIGTERM shut down gracefully, finishing the requests in flight.`,
 	fl.StringVar(&f.approverFile, "approver-file", "", `file of approver tokens, lines "TENANT TOKEN" (TENANT: 16 hex digits the start log names, or "local" without tokens)`)
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "largest request body in bytes")
 	fl.StringVar(&f.home, "home", "", `home directory of the agents' user, for the calls that send no "home" (default: this server's own)`)
+	fl.IntVar(&f.maxInFlight, "max-in-flight", server.DefaultMaxInFlight(), "requests decided at once; more are answered 503 with Retry-After")
+	fl.Int64Var(&f.bodyBudget, "body-budget", server.DefaultBodyBudget, "memory the bodies of the requests in progress may hold, in bytes (each body counts three times its size); past it requests are answered 503")
 	fl.IntVar(&f.cache, "verdict-cache", server.DefaultCacheSize, "single-call verdicts (calls without a session) kept for 500 ms for the same exact call; 0: none")
 	fl.DurationVar(&f.timeout, "timeout", server.DefaultTimeout, "longest time one decision may take before the call is denied")
 	fl.IntVar(&f.gcPercent, "gc-percent", server.GCPercent, "garbage collector target (GOGC) of the server process; $GOGC, when set, is the default; bound memory with $GOMEMLIMIT")
@@ -320,7 +331,7 @@ func serve(ctx context.Context, f serveFlags) error {
 	}
 	approvalsAt := "none (asks stay asks)"
 	opts := server.Options{
-		ConfigPath: configPath, Store: st, Tokens: toks, MaxBody: f.maxBody, Timeout: f.timeout, Logger: log, Audit: sink,
+		ConfigPath: configPath, Store: st, Tokens: toks, MaxBody: f.maxBody, MaxInFlight: f.maxInFlight, BodyBudget: f.bodyBudget, Timeout: f.timeout, Logger: log, Audit: sink,
 		Approvers: apps, CacheSize: f.cache, Home: f.home,
 	}
 	if f.cache <= 0 {

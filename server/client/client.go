@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,11 @@ type StatusError struct {
 	Code int
 	// Detail is the server's error body (empty if it sent none).
 	Detail api.ErrorDetail
+	// RetryAfter is when the server asked to be tried again (its
+	// Retry-After in seconds, on a 503 of a busy server); 0 if it did
+	// not say. The call it answered was not decided, and Decide returns
+	// a deny for it.
+	RetryAfter time.Duration
 }
 
 // Error returns "toolwall server: 400 bad_request: message".
@@ -144,7 +150,11 @@ func (c *Client) once(ctx context.Context, method, url string, body []byte, out 
 	if resp.StatusCode != http.StatusOK {
 		var e api.Error
 		_ = json.Unmarshal(data, &e)
-		return &StatusError{Code: resp.StatusCode, Detail: e.Error}
+		se := &StatusError{Code: resp.StatusCode, Detail: e.Error}
+		if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && n > 0 {
+			se.RetryAfter = time.Duration(n) * time.Second
+		}
+		return se
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return fmt.Errorf("toolwall server: unreadable response: %w", err)

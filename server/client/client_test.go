@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/toolwall/toolwall/server/api"
 	"github.com/toolwall/toolwall/server/client"
@@ -91,5 +92,21 @@ func TestBatchFailsClosed(t *testing.T) {
 	ds, err = client.New(short.URL, client.Options{}).DecideBatch(ctx, calls)
 	if err == nil || len(ds) != 2 || ds[0].Action.String() != "deny" {
 		t.Errorf("DecideBatch with one decision for two calls: %+v, %v", ds, err)
+	}
+}
+
+// TestBusyIsDeny: a server that turns a request away (503 with
+// Retry-After) gives a deny, with the wait it asked for in the error.
+func TestBusyIsDeny(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		json.NewEncoder(w).Encode(api.Error{Schema: api.Schema, Error: api.ErrorDetail{Code: "busy", Message: "toolwall is busy"}})
+	}))
+	defer s.Close()
+	d, err := client.New(s.URL, client.Options{}).Decide(context.Background(), api.Call{Tool: "Bash"})
+	var se *client.StatusError
+	if !errors.As(err, &se) || se.Code != http.StatusServiceUnavailable || se.RetryAfter != time.Second || d.Action.String() != "deny" {
+		t.Errorf("Decide on a busy server: %+v, %v", d, err)
 	}
 }

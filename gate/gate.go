@@ -65,6 +65,11 @@ type Options struct {
 	// Later is the later stage (analyzers that may call out); the zero
 	// value has none.
 	Later LaterStage
+	// MaxInput bounds a call's input, in bytes (default DefaultMaxInput;
+	// negative: none). A larger input is denied (RuleTooLarge) before it
+	// is decoded: reading it would take more than a decision's budget of
+	// CPU and memory.
+	MaxInput int
 }
 
 // ChainWindow is the default history window of chain rules: the last 100
@@ -86,7 +91,21 @@ type Gate struct {
 	tracked    func(ctx context.Context, project, path string) bool
 	exists     func(string) (bool, bool)
 	later      LaterStage
+	maxInput   int
 }
+
+// DefaultMaxInput is the default Options.MaxInput: 512 KiB, more than a
+// model writes in one reply (its output is bounded to some tens of
+// thousands of tokens). Each analyzer reads the fields it needs from the
+// input, so a call's CPU time grows with its size (about 50 ms a MiB for
+// a Write); within 512 KiB a decision stays well within 50 ms of CPU. A
+// Bash command is bounded lower still by the reader
+// (shell.DefaultMaxBytes).
+const DefaultMaxInput = 512 << 10
+
+// RuleTooLarge is the rule of a call whose input is larger than
+// Options.MaxInput.
+const RuleTooLarge = "input.too-large"
 
 // New returns a Gate for opts.
 func New(opts Options) *Gate {
@@ -95,6 +114,7 @@ func New(opts Options) *Gate {
 		thresholds: opts.Thresholds,
 		disabled:   map[string]bool{},
 		shellOpts:  opts.Shell,
+		maxInput:   cmp.Or(opts.MaxInput, DefaultMaxInput),
 		log:        opts.Logger,
 		store:      opts.Store,
 		window:     opts.Window,
@@ -177,6 +197,15 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 		}
 	}()
 	call = Normalize(call)
+	if g.maxInput > 0 && len(call.Input) > g.maxInput {
+		// Refused before anything reads it, whatever it holds: a deny,
+		// so that no call is let through (or merely asked about) that
+		// a full reading would have denied.
+		return g.fuse([]toolwall.Finding{{
+			Analyzer: "gate", Rule: RuleTooLarge, Category: "input", Score: 0.95, Action: toolwall.Deny,
+			Reason: fmt.Sprintf("The %s call's input is %d bytes, more than the %d toolwall checks, so it is refused unread. Send the work in smaller calls (write a large file in parts), or ask the user to do it.", call.Tool, len(call.Input), g.maxInput),
+		}}, nil, nil)
+	}
 	t := timings{base: time.Now()}
 	t.stages = make([]toolwall.Timing, 0, len(g.byTool[toolwall.ToolBash])+3)
 	findings, effects, script := g.analyze(ctx, call, &t)

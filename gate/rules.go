@@ -19,6 +19,7 @@ func Rules() []analysis.Rule {
 		{ID: "shell.lookalike-dash", Action: toolwall.Ask, Protects: "against a command spelled with characters that look like dashes, when the ASCII spelling would be stopped", Example: "git reset \u2010\u2010hard"},
 		{ID: "input.nul-byte", Action: toolwall.Deny, Protects: "against a command holding a NUL byte (shells drop it or stop there, so the text is not what runs)", Example: ""},
 		{ID: "chain.memory-off", Action: toolwall.Ask, Protects: "against completing a chain while session memory is unavailable (its first steps cannot be seen)", Example: ""},
+		{ID: RuleTooLarge, Action: toolwall.Deny, Protects: "the checker from tool inputs larger than it reads within a decision's time (512 KiB by default); they are refused unread", Example: ""},
 		{ID: "shell.limit", Action: toolwall.Deny, Protects: "the checker from commands too large or too deeply nested to read", Example: ""},
 		{ID: toolwall.RuleMalformed, Action: toolwall.Deny, Protects: "against tool calls and hook payloads that cannot be read", Example: `Bash {"cmd": "ls"}`},
 		{ID: toolwall.RuleAmbiguousKey, Action: toolwall.Deny, Protects: "against a tool input whose keys decoders read differently (a key given twice in any case, one cut at a NUL, one that is not UTF-8), so that the value judged is not the value that runs", Example: `Bash {"command": "ls", "Command": "rm -rf ~"}`},

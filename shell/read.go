@@ -33,6 +33,11 @@ const (
 	// time grows with the square of it ("((((…" is read both as subshells
 	// and arithmetic), and no command an agent needs nests this deep.
 	maxNesting = 512
+	// maxSubstNesting bounds the nesting of command and process
+	// substitutions: the reading of a word grows with the square of it
+	// (each level's text holds the levels inside it: 500 nested $(…)
+	// took 45 to 80 ms of CPU).
+	maxSubstNesting = 128
 )
 
 // parsers pools bash parsers, zshParsers zsh ones: a Parser is reusable
@@ -136,22 +141,31 @@ func (o Options) withDefaults() Options {
 }
 
 // nesting returns the deepest parenthesis nesting of src, quotes ignored.
-func nesting(src string) int {
-	depth, max := 0, 0
+func nesting(src string) (parens, subst int) {
+	// opened[i] says whether the parenthesis open at depth i+1 began a
+	// substitution ($(, <(, >(); inSubst counts those open.
+	var opened []bool
+	inSubst := 0
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '(':
-			depth++
-			if depth > max {
-				max = depth
+			s := i > 0 && (src[i-1] == '$' || src[i-1] == '<' || src[i-1] == '>')
+			opened = append(opened, s)
+			parens = max(parens, len(opened))
+			if s {
+				inSubst++
+				subst = max(subst, inSubst)
 			}
 		case ')':
-			if depth > 0 {
-				depth--
+			if n := len(opened); n > 0 {
+				if opened[n-1] {
+					inSubst--
+				}
+				opened = opened[:n-1]
 			}
 		}
 	}
-	return max
+	return parens, subst
 }
 
 // walker holds the state of one Read.
@@ -310,8 +324,12 @@ func (w *walker) parse(src string, depth int) (*syntax.File, string, error) {
 	if len(src) > w.opt.MaxBytes || w.parsed > w.opt.MaxBytes*w.opt.MaxDepth {
 		return nil, "", &LimitError{Limit: "bytes", Max: w.opt.MaxBytes}
 	}
-	if nesting(src) > maxNesting {
+	parens, subst := nesting(src)
+	if parens > maxNesting {
 		return nil, "", &LimitError{Limit: "depth", Max: maxNesting}
+	}
+	if subst > maxSubstNesting {
+		return nil, "", &LimitError{Limit: "depth", Max: maxSubstNesting}
 	}
 	src = commentEnds(src)
 	f, text, err := w.readings(src, true)

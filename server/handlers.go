@@ -155,6 +155,10 @@ func (s *Server) wrap(name string, auth bool, h handler) http.Handler {
 			}
 			release, busy := s.admission.admit(tenant, size)
 			if release == nil {
+				// The body is read past and dropped (through a small
+				// buffer), so that the client, still sending it, reads
+				// the answer rather than a reset connection.
+				_, _ = io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
 				s.busy(w, busy)
 				return
 			}

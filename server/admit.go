@@ -31,9 +31,10 @@ const (
 )
 
 // DefaultMaxInFlight is the default bound on requests decided at once:
-// 4 per processor (as many as the server's decision workers, so that
-// none waits for one), at least 8.
-func DefaultMaxInFlight() int { return max(8, 4*runtime.GOMAXPROCS(0)) }
+// 8 per processor, at least 16 — twice the server's decision workers, so
+// that one tenant's share (half, when there are several) keeps them all
+// busy and an admitted request waits for a worker at most one decision.
+func DefaultMaxInFlight() int { return max(16, 8*runtime.GOMAXPROCS(0)) }
 
 // admission counts the requests in progress and the body memory they
 // hold, in all and per tenant.

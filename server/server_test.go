@@ -446,9 +446,16 @@ type slowStore struct {
 	session.Store
 	delay time.Duration
 	fail  bool
+	// entered, when set, is closed by the first History: a request is
+	// being decided.
+	entered chan struct{}
+	once    sync.Once
 }
 
 func (s *slowStore) History(ctx context.Context, id string, w session.Window) ([]session.Record, error) {
+	if s.entered != nil {
+		s.once.Do(func() { close(s.entered) })
+	}
 	time.Sleep(s.delay) // ignores ctx on purpose: a store that hangs
 	return s.Store.History(ctx, id, w)
 }
@@ -531,14 +538,28 @@ func TestRecordStoreFailure(t *testing.T) {
 // TestGracefulShutdown: a request in flight when shutdown starts is
 // answered; readiness turns 503 while it drains.
 func TestGracefulShutdown(t *testing.T) {
-	st := &slowStore{Store: session.NewMemory(session.Options{}), delay: 400 * time.Millisecond}
+	st := &slowStore{Store: session.NewMemory(session.Options{}), delay: 400 * time.Millisecond, entered: make(chan struct{})}
 	srv := start(t, server.Options{Store: st})
 	done := make(chan int, 1)
 	go func() {
-		code, _ := send(t, srv.url, requestCase{Path: api.PathDecide, Body: download})
-		done <- code
+		// Not send: its t.Fatal would leave the test waiting on done.
+		req, _ := http.NewRequest(http.MethodPost, srv.url+api.PathDecide, bytes.NewReader(download))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tokA)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("in-flight request: %v", err)
+			done <- -1
+			return
+		}
+		resp.Body.Close()
+		done <- resp.StatusCode
 	}()
-	time.Sleep(100 * time.Millisecond) // the request is in flight
+	select {
+	case <-st.entered: // the request is in flight
+	case <-time.After(30 * time.Second):
+		t.Fatal("the request never reached the engine")
+	}
 	if err := srv.stop(); err != nil {
 		t.Errorf("Serve after shutdown: %v", err)
 	}

@@ -348,3 +348,82 @@ func TestProxyUpstreamPlainHTTP(t *testing.T) {
 		t.Errorf("--header with a server command: %v\n%s", err, out)
 	}
 }
+
+// TestProxyBadLines: the mcp-proxy process answers lines that are not
+// JSON-RPC 2.0 messages, and a tools/call nested thousands deep, with
+// errors and a refusal, and goes on serving (the SDK's stdio transport
+// alone ends the connection, and the process, on the first).
+func TestProxyBadLines(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	srv := mcptest.NewServer(log)
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer hs.Close()
+	cmd := exec.Command(bin, "mcp-proxy", "--upstream", hs.URL)
+	cmd.Env = scratchEnv(t)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		cmd.Wait()
+	}()
+	lines := make(chan map[string]json.RawMessage, 16)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				lines <- m
+			}
+		}
+		close(lines)
+	}()
+	// answer sends line and returns the answer with id (any id for "").
+	answer := func(line, id string) map[string]json.RawMessage {
+		t.Helper()
+		if _, err := stdin.Write([]byte(line + "\n")); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			select {
+			case m, ok := <-lines:
+				if !ok {
+					t.Fatalf("the proxy exited after %.100q", line)
+				}
+				if m["method"] == nil && (id == "" || string(m["id"]) == id) {
+					return m
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("no answer to %.100q", line)
+			}
+		}
+	}
+	answer(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, "1")
+	if _, err := stdin.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	deep := `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"ls","x":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}}`
+	for _, c := range []struct{ line, id, want string }{
+		{"\x00\x01binary{", "null", `"code":-32700`},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/li`, "null", `"code":-32700`},
+		{`{"jsonrpc":"1.0","id":3,"method":"tools/list"}`, "3", `"code":-32600`},
+		{`{"jsonrpc":"2.0","params":{}}`, "null", `"code":-32600`},
+		{deep, "4", `"isError":true`},
+		{`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"echo after"}}}`, "5", `would run: echo after`},
+	} {
+		m := answer(c.line, c.id)
+		b, _ := json.Marshal(m)
+		if !strings.Contains(string(b), c.want) {
+			t.Errorf("%.60q: answered %s, want %s", c.line, b, c.want)
+		}
+	}
+}

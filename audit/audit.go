@@ -75,6 +75,10 @@ type Outcome struct {
 	Duration time.Duration `json:"duration,omitempty"`
 	// Error is the tool's error text, if any.
 	Error string `json:"error,omitempty"`
+	// Refused says the call never ran: toolwall refused it at the
+	// execution boundary (or asked, and nobody approved), after the
+	// record was written.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // Sink receives audit records. Implementations are safe for concurrent

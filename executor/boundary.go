@@ -95,7 +95,7 @@ func (b *Boundary) Admit(ctx context.Context, req *Request, call toolwall.Call) 
 			Text:    "confirmation required by toolwall" + rulesOf(a.Verdict) + ": " + reasonOf(a.Verdict)}
 	}
 	if a.Refusal != nil && a.AuditID != "" {
-		b.outcome(ctx, a.AuditID, audit.Outcome{Success: false, Error: a.Refusal.Text})
+		b.outcome(ctx, a.AuditID, audit.Outcome{Success: false, Error: a.Refusal.Text, Refused: true})
 	}
 	return a
 }
@@ -116,7 +116,7 @@ func (b *Boundary) Refuse(ctx context.Context, call toolwall.Call, v toolwall.Ve
 			b.logger().Error("toolwall: audit record of a refusal not written", "tool", call.Tool, "err", err)
 			out.AuditID = ""
 		} else {
-			b.outcome(ctx, out.AuditID, audit.Outcome{Success: false, Error: out.Text})
+			b.outcome(ctx, out.AuditID, audit.Outcome{Success: false, Error: out.Text, Refused: true})
 		}
 	}
 	return out

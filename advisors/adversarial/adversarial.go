@@ -193,7 +193,7 @@ func (g *Gate) Execute(ctx context.Context, req *executor.Request) (*executor.Ou
 	d := g.Judge(ctx, call)
 	v := d.Verdict
 	refuse := func(text string) (*executor.Output, error) {
-		g.outcome(ctx, d.AuditID, audit.Outcome{Success: false, Error: text})
+		g.outcome(ctx, d.AuditID, audit.Outcome{Success: false, Error: text, Refused: true})
 		return &executor.Output{Tool: call.Tool, IsError: true, Text: text, Verdict: &v, AuditID: d.AuditID}, nil
 	}
 	switch {

@@ -68,6 +68,14 @@ func TestRunAdversarial(t *testing.T) {
 			t.Errorf("explain lacks %q:\n%s", want, out)
 		}
 	}
+	if !strings.Contains(out, "outcome:  refused") {
+		t.Errorf("explain does not say the refused call never ran:\n%s", out)
+	}
+	// The listing shows the refused run as refused, not failed.
+	out, _, _ = run("audit", "--action", "deny")
+	if line := out[strings.Index(out, id):]; !strings.Contains(line[:strings.IndexByte(line+"\n", '\n')], " refused ") {
+		t.Errorf("audit does not list the refused run as refused:\n%s", out)
+	}
 	srv2 := llmtest.New(t, llmtest.Reply{Status: 503, Text: "down"})
 	env = append(env, "TOOLWALL_CONFIG="+llmConfig(t, srv2, "anthropic", "[adversarial]\nenabled = true\n"))
 	if _, errs, code := run("run", "--", "echo", "hello"); code != 126 || !strings.Contains(errs, "[adversarial.unavailable]") {

@@ -231,7 +231,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		out.Text, out.Truncated = render(resp), resp.Truncated
 		out.IsError = resp.Status >= 400
 	}
-	o := audit.Outcome{Success: !out.IsError, Truncated: out.Truncated}
+	o := audit.Outcome{Success: !out.IsError, Truncated: out.Truncated, Refused: ref != nil}
 	if out.IsError {
 		o.Error = out.Text
 	}

@@ -174,7 +174,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 		snap, err = e.opts.Transaction.take(*in.Command, res.Cwd, a.Call.Project, a.Call.Home)
 		if err != nil {
 			msg := "refused by toolwall [executor.snapshot]: " + err.Error() + "; in transactional mode a command whose changes cannot be snapshotted does not run. Narrow the command to named files, or ask the user to raise the bound."
-			e.boundary.Done(ctx, a, audit.Outcome{Success: false, Error: msg})
+			e.boundary.Done(ctx, a, audit.Outcome{Success: false, Error: msg, Refused: true})
 			out := &executor.Output{Tool: toolwall.ToolBash, IsError: true, Text: msg, Verdict: &a.Verdict, AuditID: a.AuditID,
 				Process: &executor.Envelope{ExitCode: ExitRefused, Stderr: msg}}
 			return out, nil

@@ -301,7 +301,7 @@ func (e *Executor) Execute(ctx context.Context, req *executor.Request) (*executo
 	target := e.URL(query, count)
 	if refused := e.judgeEgress(ctx, req, a.Call, target); refused != nil {
 		out.IsError, out.Text, out.Confirm = true, refused.Text, refused.Confirm
-		e.boundary.Done(ctx, a, audit.Outcome{Success: false, Error: out.Text})
+		e.boundary.Done(ctx, a, audit.Outcome{Success: false, Error: out.Text, Refused: true})
 		return out, nil
 	}
 	sent := time.Now()

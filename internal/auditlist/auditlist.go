@@ -164,11 +164,14 @@ func Print(w io.Writer, r audit.Record, asJSON bool) error {
 }
 
 // Ran says what happened when the call ran: "ok", "failed", "exit N",
-// or "-" when no outcome was reported.
+// "refused" when toolwall stopped it at the execution boundary, or "-"
+// when no outcome was reported.
 func Ran(o *audit.Outcome) string {
 	switch {
 	case o == nil:
 		return "-"
+	case o.Refused:
+		return "refused"
 	case o.ExitCode != nil:
 		return fmt.Sprintf("exit %d", *o.ExitCode)
 	case o.Success:
@@ -256,7 +259,11 @@ func Explain(w io.Writer, r audit.Record) error {
 		if o.ExitCode != nil {
 			code = fmt.Sprint(*o.ExitCode)
 		}
-		p("outcome:  success %v, exit code %s, truncated %v, ran %s", o.Success, code, o.Truncated, o.Duration)
+		if o.Refused {
+			p("outcome:  refused (it never ran)")
+		} else {
+			p("outcome:  success %v, exit code %s, truncated %v, ran %s", o.Success, code, o.Truncated, o.Duration)
+		}
 		if o.Error != "" {
 			p(", error: %s", o.Error)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/toolwall/toolwall/analyzers/self"
 	"github.com/toolwall/toolwall/analyzers/windows"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/internal/nearest"
 	"github.com/toolwall/toolwall/policy"
 )
 
@@ -75,43 +76,10 @@ func CheckDisabled(cfg *policy.Config) error {
 		if slices.Contains(ids, id) {
 			continue
 		}
-		bad = append(bad, fmt.Sprintf("%q is no rule id (the nearest is %q; `toolwall rules` lists them all)", id, nearest(id, ids)))
+		bad = append(bad, fmt.Sprintf("%q is no rule id (the nearest is %q; `toolwall rules` lists them all)", id, nearest.Name(id, ids)))
 	}
 	if len(bad) == 0 {
 		return nil
 	}
 	return &policy.Error{Path: cfg.Source, Msg: "rules.disable: " + strings.Join(bad, "; ")}
-}
-
-// nearest returns the id of ids closest to id in edit distance (ties:
-// the first in order).
-func nearest(id string, ids []string) string {
-	best, bestD := "", -1
-	for _, c := range ids {
-		if d := distance(id, c); bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -7,13 +7,16 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/nearest"
 	"github.com/toolwall/toolwall/paths"
 )
 
@@ -273,9 +276,65 @@ func decodeStrict(name string, data []byte, v any) (toml.MetaData, error) {
 		for i, k := range und {
 			keys[i] = k.String()
 		}
+		for i, k := range und {
+			// A key of the full configuration that this file may not hold
+			// (a project's [rules]) is no typo.
+			if _, exact := suggestKey(reflect.TypeOf(&Config{}), k); exact {
+				continue
+			}
+			if s, _ := suggestKey(reflect.TypeOf(v), k); s != "" {
+				keys[i] += " (did you mean " + s + "?)"
+			}
+		}
 		return md, &Error{Path: name, Line: keyLine(data, und[0]), Msg: fmt.Sprintf("unknown key(s) %s (known tables: %s)", strings.Join(keys, ", "), knownTables(v))}
 	}
 	return md, nil
+}
+
+// suggestKey returns the known key nearest to the unknown key k of a
+// document decoded into a value of type t ("memory.retention" for
+// "memory.retension"), "" when none is close, and whether k is a key of
+// t as it is. It walks k's tables through t's fields by their toml
+// names, and map values by any name. Only k's last part is suggested:
+// the keys under a mistyped table are unknown too, and the table's own
+// key carries the suggestion.
+func suggestKey(t reflect.Type, k toml.Key) (string, bool) {
+	for i, part := range k {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem()
+			continue
+		case reflect.Struct:
+		default:
+			return "", false
+		}
+		names := map[string]reflect.Type{}
+		var known []string
+		for j := range t.NumField() {
+			f := t.Field(j)
+			name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = strings.ToLower(f.Name)
+			}
+			names[name], known = f.Type, append(known, name)
+		}
+		if ft, ok := names[part]; ok {
+			t = ft
+			continue
+		}
+		near := nearest.Likely(part, known)
+		if near == "" || i < len(k)-1 {
+			return "", false
+		}
+		return strings.Join(append(slices.Clone(k[:i]), near), "."), false
+	}
+	return "", true
 }
 
 func (c *Config) check() error {

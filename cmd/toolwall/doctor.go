@@ -82,6 +82,9 @@ func doctor(ctx context.Context, w io.Writer, o install.Options) (bool, error) {
 	fmt.Fprintln(tw, "host\tfound\thook\tbinary\tcanary\tharmless\tone call\tproblem")
 	all, any := true, false
 	run := probeRun()
+	// A broken configuration makes every hook deny every call: said once
+	// here, not in every host's row.
+	_, cfgErr := loadConfig()
 	for _, name := range install.Hosts() {
 		found := install.Found(name, o)
 		hooks := install.Find(name, o)
@@ -89,7 +92,7 @@ func doctor(ctx context.Context, w io.Writer, o install.Options) (bool, error) {
 			continue
 		}
 		any = true
-		row := checkHost(ctx, name, hooks, o, hosts.ProbeSession+"-"+name+"-"+run)
+		row := checkHost(ctx, name, hooks, o, hosts.ProbeSession+"-"+name+"-"+run, cfgErr != nil)
 		if row.problem != "" {
 			all = false
 		}
@@ -99,6 +102,10 @@ func doctor(ctx context.Context, w io.Writer, o install.Options) (bool, error) {
 		return false, err
 	}
 	fmt.Fprintln(w, residentStatus())
+	if cfgErr != nil {
+		all = false
+		fmt.Fprintf(w, "the configuration is broken, so every hook denies every call (toolwall policy check): %v\n", cfgErr)
+	}
 	if !any {
 		fmt.Fprintln(w, "no agent host found on this machine: nothing is wired (toolwall install HOST)")
 		return false, nil
@@ -127,8 +134,10 @@ func probeRun() string {
 	return hex.EncodeToString(b[:])
 }
 
-// checkHost checks host name's hooks, probing them in session session.
-func checkHost(ctx context.Context, name string, hooks []install.Hook, o install.Options, session string) doctorRow {
+// checkHost checks host name's hooks, probing them in session session;
+// broken says the configuration is broken (doctor reports its error once,
+// not in each row).
+func checkHost(ctx context.Context, name string, hooks []install.Hook, o install.Options, session string, broken bool) doctorRow {
 	row := doctorRow{where: "-", binary: "-", canary: "-", harmless: "-", took: "-"}
 	if len(hooks) == 0 {
 		row.problem = "not installed: toolwall install " + name
@@ -179,8 +188,9 @@ func checkHost(ctx context.Context, name string, hooks []install.Hook, o install
 		r, err = probe(ctx, name, h, o, session, harmlessCommand)
 		if got := view.For(name)(r, true); err == nil && got.Valid && got.Action == toolwall.Allow {
 			row.harmless = "allowed"
+		} else if row.harmless = "NOT ALLOWED"; broken {
+			problems = append(problems, fmt.Sprintf("%s: the harmless %q came back %v (the configuration error below)", h.File, harmlessCommand, got.Action))
 		} else {
-			row.harmless = "NOT ALLOWED"
 			problems = append(problems, fmt.Sprintf("%s: the harmless %q came back %v: %s (a broken configuration denies every call; toolwall policy check)", h.File, harmlessCommand, got.Action, got.Reason))
 		}
 		row.took = took.Round(100 * time.Microsecond).String()

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -57,5 +59,24 @@ func TestDoctorProbesStayOut(t *testing.T) {
 	}
 	if denied != 3 || len(sessions) != 3 {
 		t.Errorf("%d canaries denied in sessions %v, want 3 in 3 sessions:\n%s", denied, sessions, out)
+	}
+}
+
+// TestDoctorBrokenConfigOnce: with a mistyped configuration key, doctor
+// names the error once (with the key it probably meant), not once per
+// host, and exits 1.
+func TestDoctorBrokenConfigOnce(t *testing.T) {
+	home := t.TempDir()
+	if out, code := toolwallIn(t, home, home, "install", "claude-code", "gemini"); code != 0 {
+		t.Fatal(out)
+	}
+	conf := filepath.Join(home, ".config", "toolwall", "config.toml")
+	os.MkdirAll(filepath.Dir(conf), 0o755)
+	if err := os.WriteFile(conf, []byte("[memory]\nretension = \"24h\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := toolwallIn(t, home, home, "doctor")
+	if code != 1 || strings.Count(out, "retension") != 1 || !strings.Contains(out, "did you mean memory.retention?") || strings.Count(out, "NOT ALLOWED") != 2 {
+		t.Errorf("doctor with a broken configuration: exit %d\n%s", code, out)
 	}
 }

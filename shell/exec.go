@@ -317,6 +317,23 @@ func (w *walker) noteWrites(c *Command) {
 			w.written[p] = []*Command{c}
 		}
 	}
+	if c.Name != "tee" {
+		return
+	}
+	// tee writes its stdin to the files it names too (… | tee a.sh)
+	for _, e := range c.Effects {
+		if (e.Kind != Writes && e.Kind != Appends) || e.Path == "" || e.Remote {
+			continue
+		}
+		if w.written == nil {
+			w.written = map[string][]*Command{}
+		}
+		if e.Kind == Appends {
+			w.written[e.Path] = append(w.written[e.Path], c)
+		} else {
+			w.written[e.Path] = []*Command{c}
+		}
+	}
 }
 
 // writtenText returns the text the script wrote to the file op names,

@@ -396,6 +396,16 @@ func (w *walker) codeEffect(cmd *Command, cw codeWrite) {
 func (w *walker) stdinCode(cmd *Command, lang string, f frame) {
 	text, dyn, ok := w.stdinText(cmd, 0)
 	if !ok {
+		if cmd.Stdin.Kind == StdinPipe && w.composesCode(cmd.Stdin.From) && programLang(lang) {
+			// python3 -c 'print(…)' | sh, awk '{print "mv " $1}' f | sh:
+			// code a program composes as it runs
+			c := w.child(cmd, f, "stdin")
+			c.stdin = Stdin{}
+			x := w.command([]Word{{Raw: cmd.Stdin.From.String(), Dynamic: true}}, c)
+			x.built = true
+			w.finish(x, nil, c)
+			w.emit(x, c.feeds)
+		}
 		return
 	}
 	word := Word{Raw: text, Value: text, Prefix: text}
@@ -432,6 +442,49 @@ func (w *walker) stdinRun(cmd *Command, t, lang string, f frame, fromStdin bool)
 	}
 	w.code(cmd, word, "sh", f, true)
 	return true
+}
+
+// composesCode reports whether up prints code of its own composing: a
+// program that computes its text (computesText) from its own program or
+// from text the command line gives it (echo ~ | sed 's/^/rm -rf /'), not
+// one that rewrites data read from files or from another program (find
+// … | sed 's/.*/mv &/', awk '{print "mv " $1}' list): that is the idiom
+// of a batch of commands made from a listing, left to be read as the
+// listing's commands are.
+func (w *walker) composesCode(up *Command) bool {
+	if !computesText(up) {
+		return false
+	}
+	if up.Stdin.Kind == StdinPipe || up.Stdin.Kind == StdinFile {
+		_, _, known := w.stdinText(up, 0)
+		return known
+	}
+	return len(up.Inv.OperandsOf(programs.Read, programs.Modify)) == 0
+}
+
+// computesText reports whether up composes the text it prints as it runs:
+// an interpreter or a text language given its program (python -c, awk,
+// sed, jq), or a filter that rewrites its input (tr, rev, xxd); such
+// output piped to a shell is code built at run time. A file printed (cat
+// install.sh) or a download (judged on its own) is not.
+func computesText(up *Command) bool {
+	if up == nil || len(up.Args) == 0 || up.Args[0].Dynamic {
+		return false
+	}
+	switch up.Name {
+	case "tr", "rev", "xxd", "jq", "yq", "envsubst", "iconv", "od", "paste", "cut":
+		return true
+	}
+	p := up.Inv.Program()
+	if p == nil || p.Root().Lang == "" {
+		return false
+	}
+	for _, r := range []programs.Role{programs.Code, programs.Shell, programs.ShellJoin} {
+		if len(up.Inv.ValuesOf(r)) > 0 || len(up.Inv.OperandsOf(r)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // dynamicCode reads program text of lang only partly known before it

@@ -159,6 +159,8 @@ func (w *walker) runs(cmd *Command, v *Invocation, p *programs.Program, f frame)
 		case programs.Remote:
 			w.remote(cmd, v, v.rest(k), f)
 			return
+		case programs.Config:
+			w.shellConfig(cmd, p, word, f)
 		case programs.Code:
 			w.code(cmd, word, lang, f, false)
 			gotCode = true

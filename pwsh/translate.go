@@ -34,6 +34,10 @@ type tr struct {
 	// item is what $_ and $PSItem stand for in the script block being
 	// translated (each item a ForEach-Object reads); nil elsewhere.
 	item *items
+	// vars are the variables the text assigns a literal string
+	// ($c = 'Remove-Item …'), by lower-case name, for code that runs
+	// them later (iex $c).
+	vars map[string]string
 }
 
 // items are the objects one pipeline element writes to the next.
@@ -124,6 +128,7 @@ func (t *tr) elem(e *elem, piped bool) string {
 // statements of its groups and blocks, the .NET calls that download,
 // upload, read, write or delete, and a literal it outputs.
 func (t *tr) exprCommands(e *elem) []string {
+	t.assign(e)
 	var cmds []string
 	var lits []string
 	for _, v := range e.expr {
@@ -139,6 +144,40 @@ func (t *tr) exprCommands(e *elem) []string {
 		cmds = append(cmds, t.mark(e.text)+"echo "+strings.Join(lits, " "))
 	}
 	return cmds
+}
+
+// assign remembers "$name = 'literal'": the variable holds that text.
+// A variable assigned twice is unknown from then on (a branch may have
+// skipped either assignment).
+func (t *tr) assign(e *elem) {
+	if len(e.expr) != 2 || e.expr[0].kind != vWord || len(e.expr[0].parts) != 1 || e.expr[0].parts[0].varb == "" ||
+		e.expr[1].kind != vGroup {
+		return
+	}
+	name := strings.ToLower(e.expr[0].parts[0].varb)
+	if _, again := t.vars[name]; again {
+		t.vars[name+"\x00twice"] = ""
+	}
+	delete(t.vars, name)
+	if _, twice := t.vars[name+"\x00twice"]; twice {
+		return
+	}
+	rhs := e.expr[1].stmts
+	if len(rhs) != 1 || len(rhs[0].pipes) != 1 || len(rhs[0].pipes[0].elems) != 1 {
+		return
+	}
+	el := rhs[0].pipes[0].elems[0]
+	if el.name != nil || len(el.expr) != 1 || el.expr[0].kind != vWord {
+		return
+	}
+	lit, ok := el.expr[0].literal()
+	if !ok {
+		return
+	}
+	if t.vars == nil {
+		t.vars = map[string]string{}
+	}
+	t.vars[name] = lit
 }
 
 // redirs translates redirections (2>&1 and > $null keep their meaning).
@@ -492,6 +531,11 @@ func (t *tr) code(v *value, m string) string {
 	case vBlock:
 		return "( " + t.stmts(v.stmts) + "\n)"
 	case vWord:
+		if len(v.parts) == 1 && v.parts[0].varb != "" && len(v.args) == 0 {
+			if val, ok := t.vars[strings.ToLower(v.parts[0].varb)]; ok {
+				return t.source(val) // iex $c: the text assigned to it
+			}
+		}
 		if lit, ok := t.expanded(v); ok {
 			return t.source(lit)
 		}

@@ -74,18 +74,30 @@ func benchCost(b *testing.B, calls []toolwall.Call) {
 	}
 	runtime.ReadMemStats(&m2)
 	n := uint64(len(calls))
-	var decide, parsed time.Duration
+	var decide, parsed, cpuDecide, cpuParse time.Duration
 	i := 0
 	for b.Loop() {
 		k := i % len(calls)
+		c0 := cpuTime()
 		t0 := time.Now()
 		e.Evaluate(ctx, calls[k])
 		t1 := time.Now()
+		c1 := cpuTime()
 		parse(srcs[k])
-		parsed += time.Since(t1)
+		t2 := time.Now()
+		c2 := cpuTime()
 		decide += t1.Sub(t0)
+		parsed += t2.Sub(t1)
+		cpuDecide += c1 - c0
+		cpuParse += c2 - c1
 		i++
 	}
+	// CPU time (the process's, garbage collection and the dry run's
+	// goroutines included; git's, under Installed, not) moves less than
+	// wall time on a busy machine.
+	b.ReportMetric(float64(cpuDecide.Nanoseconds())/float64(b.N), "cpu-decide-ns/op")
+	b.ReportMetric(float64(cpuParse.Nanoseconds())/float64(b.N), "cpu-parse-ns/op")
+	b.ReportMetric(float64(cpuDecide)/float64(max(cpuParse, 1)), "cpu-x-parse")
 	b.ReportMetric(float64(decide.Nanoseconds())/float64(b.N), "decide-ns/op")
 	b.ReportMetric(float64(parsed.Nanoseconds())/float64(b.N), "parse-ns/op")
 	b.ReportMetric(float64(decide)/float64(parsed), "x-parse")

@@ -426,6 +426,12 @@ func (g *Gate) read(call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 			Reason: `The Bash tool call has no string "command" field, so toolwall cannot tell what it would run; it is refused. Send the command as {"command": "..."}.`,
 		}
 	}
+	return g.readText(cmd, call)
+}
+
+// readText is read of the command cmd, the text of call's command field
+// (a caller that holds the text already skips decoding it again).
+func (g *Gate) readText(cmd string, call toolwall.Call) (*shell.Script, *toolwall.Finding) {
 	if i := strings.IndexByte(cmd, 0); i >= 0 {
 		// bash drops NUL bytes from a script it reads and a C string stops
 		// at one: what runs depends on who receives the text.
@@ -659,6 +665,7 @@ func blankBackticks(cmd string) string {
 		return cmd
 	}
 	var b strings.Builder
+	b.Grow(len(cmd))
 	var single bool
 	for i := 0; i < len(cmd); i++ {
 		c := cmd[i]

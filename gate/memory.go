@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
@@ -373,7 +374,15 @@ func (g *Gate) destructive(ctx context.Context, call toolwall.Call, body string)
 	run := toolwall.NewBashCall(body)
 	run.Cwd, run.Project, run.Home, run.Context = call.Cwd, call.Project, call.Home, call.Context
 	in := &analysis.Input{Call: run}
-	script, f := g.read(run)
+	var (
+		script *shell.Script
+		f      *toolwall.Finding
+	)
+	if utf8.ValidString(body) {
+		script, f = g.readText(body, run) // the command run's input holds, unchanged
+	} else {
+		script, f = g.read(run) // as its input holds it: invalid bytes replaced
+	}
 	if f != nil && script == nil {
 		// A body toolwall cannot read is not known to be safe to run.
 		return f.Action.Stops()

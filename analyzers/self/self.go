@@ -201,6 +201,7 @@ type target struct {
 
 // touches returns the first protected file t reaches.
 func (t target) touches(protected []string) (string, bool) {
+	glob := strings.ContainsAny(t.path, "*?[")
 	for _, f := range protected {
 		if len(t.names) > 0 && !slices.ContainsFunc(t.names, func(n string) bool {
 			ok, _ := path.Match(n, strings.ToLower(path.Base(f)))
@@ -222,7 +223,7 @@ func (t target) touches(protected []string) (string, bool) {
 				return f, true
 			}
 		}
-		if strings.ContainsAny(t.path, "*?[") && globMatch(t.path, f, t.tree) {
+		if glob && globMatch(t.path, f, t.tree) {
 			return f, true
 		}
 	}

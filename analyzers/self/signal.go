@@ -102,7 +102,7 @@ func matchesToolwall(w shell.Word, regex, full bool) bool {
 	if w.Dynamic || w.Value == "" {
 		return false
 	}
-	if strings.Contains(strings.ToLower(w.Value), "toolwall") {
+	if namesToolwall(w.Value) {
 		return true
 	}
 	if !regex || len(w.Value) > 256 {

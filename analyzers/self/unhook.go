@@ -37,7 +37,7 @@ type hooks struct {
 // file of its own), a file found holding it, or, when nothing was looked
 // up, a user's settings file the install writes.
 func (h hooks) holds(f string) bool {
-	if strings.Contains(strings.ToLower(path.Base(f)), "toolwall") {
+	if namesToolwall(path.Base(f)) {
 		return true
 	}
 	if h.known != nil || h.in != nil {
@@ -84,7 +84,7 @@ func empties(c *shell.Command, e shell.Effect) bool {
 		// Text known in full that does not name toolwall replaces the
 		// hook's entries with something else ('{}', a new object).
 		for _, w := range tail(c) {
-			if w.Dynamic || strings.Contains(strings.ToLower(w.Value), "toolwall") {
+			if w.Dynamic || namesToolwall(w.Value) {
 				return false
 			}
 		}
@@ -102,7 +102,7 @@ func empties(c *shell.Command, e shell.Effect) bool {
 					}
 					body = r.Target.Value
 				}
-				return !strings.Contains(strings.ToLower(body), "toolwall")
+				return !namesToolwall(body)
 			}
 		}
 	}
@@ -137,7 +137,7 @@ func dropsHooks(c *shell.Command) bool {
 		if w.Dynamic || len(w.Value) >= 8192 {
 			continue
 		}
-		if dropping.MatchString(w.Value) || editor && strings.Contains(strings.ToLower(w.Value), "toolwall") {
+		if dropping.MatchString(w.Value) || editor && namesToolwall(w.Value) {
 			return true
 		}
 	}
@@ -151,7 +151,7 @@ func unhooks(call toolwall.Call) bool {
 	switch call.Tool {
 	case toolwall.ToolWrite:
 		content, ok := call.Field("content")
-		return ok && !strings.Contains(strings.ToLower(content), "toolwall")
+		return ok && !namesToolwall(content)
 	case toolwall.ToolEdit:
 		old, _ := call.Field("old_string")
 		repl, _ := call.Field("new_string")
@@ -265,6 +265,26 @@ func toolwallCommand(c *shell.Command, own []string, r *analysis.Report) bool {
 		r.Add(toolwall.Finding{Rule: RuleSettings, Category: "self", Score: 0.6, Action: toolwall.Ask,
 			Reason: what + " needs confirmation: it writes toolwall's hook into the agent hosts' settings. Ask the user to confirm it."})
 		return true
+	}
+	return false
+}
+
+// namesToolwall reports whether s holds "toolwall" in any case, as
+// strings.Contains(strings.ToLower(s), "toolwall") does (no rune beyond
+// ASCII lowers to one of its letters), without copying s.
+func namesToolwall(s string) bool {
+	const name = "toolwall"
+	for i := 0; i+len(name) <= len(s); i++ {
+		if s[i]|0x20 != 't' {
+			continue
+		}
+		j := 1
+		for j < len(name) && s[i+j]|0x20 == name[j] {
+			j++
+		}
+		if j == len(name) {
+			return true
+		}
 	}
 	return false
 }

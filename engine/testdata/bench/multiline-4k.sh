@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and package the service; a script an agent writes in one call.
 # It runs from the repository root, writes only under ./dist and build.log, and asks nothing of the network but git and docker.
+# Exit status 0 on success, 1 on a failed build.
 set -euo pipefail
 
 APP=service
@@ -18,7 +19,7 @@ mkdir -p "$OUT" ./dist/logs
 rm -rf "./dist/$APP-"*.tmp
 
 for dir in cmd/server cmd/worker cmd/migrate; do
-  name=$(basename "$dir")
+  name=${dir##*/}
   log "compiling $name"
   go build -o "$OUT/$name" "./$dir" 2>&1 | tee -a "$LOG" | grep -v '^#' || die "build of $name failed"
 done
@@ -69,8 +70,7 @@ fi
 log "integration"
 if [ -d integration ]; then
   for t in integration/*_test.go; do
-    n=$(grep -c '^func Test' "$t" || true)
-    log "$(basename "$t"): $n tests"
+    log "$(basename "$t"): $(grep -c '^func Test' "$t" || true) tests"
   done
   go test -count=1 -tags integration ./integration/... 2>&1 | tee -a "$LOG" | grep -E '^(ok|FAIL|---)' | sort | uniq -c
 fi
@@ -83,8 +83,7 @@ wc -l "$OUT/CHANGES.md" | awk '{print $1, "changes"}'
 log "size report"
 for bin in "$OUT"/server "$OUT"/worker "$OUT"/migrate; do
   [ -f "$bin" ] || continue
-  size=$(stat -c %s "$bin")
-  printf '%-10s %8d bytes\n' "$(basename "$bin")" "$size" | tee -a "$LOG"
+  printf '%-10s %8d bytes\n' "$(basename "$bin")" "$(stat -c %s "$bin")" | tee -a "$LOG"
 done
 du -sh "$OUT" | cut -f1
 

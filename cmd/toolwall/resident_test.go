@@ -761,12 +761,25 @@ func BenchmarkHookProcessResident(b *testing.B) {
 // ratios as x-empty. Issue 7's target is 1.5 (README, "Hook start-up").
 // Run it on a quiet machine: `go test -run x -bench HookVsEmpty
 // -benchtime 200x ./cmd/toolwall`.
-func BenchmarkHookVsEmpty(b *testing.B) {
+func BenchmarkHookVsEmpty(b *testing.B) { hookVsEmpty(b, "git status") }
+
+// BenchmarkHookVsEmpty4K is BenchmarkHookVsEmpty with a 4 KB multi-line
+// script (a build script an agent sends in one call, read by the dry run
+// too); the target is 1.5 × as well.
+func BenchmarkHookVsEmpty4K(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "engine", "testdata", "bench", "multiline-4k.sh"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	hookVsEmpty(b, string(src))
+}
+
+func hookVsEmpty(b *testing.B, command string) {
 	in := newResidentInstall(b)
 	in.start(b, "1m")
 	empty := emptyProgram(b)
 	payload := filepath.Join(in.dir, "pre.json")
-	data, _ := json.Marshal(pre("bench", "git status"))
+	data, _ := json.Marshal(pre("bench", command))
 	if err := os.WriteFile(payload, data, 0o600); err != nil {
 		b.Fatal(err)
 	}

@@ -3,19 +3,23 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
+	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolwall/toolwall/engine"
-	"github.com/toolwall/toolwall/internal/mcprules"
-	"github.com/toolwall/toolwall/policy"
+	"github.com/toolwall/toolwall/internal/rulelist"
 )
 
+// rulesWidth is the width `toolwall rules` fits its table in, without
+// --wide.
+const rulesWidth = 100
+
 func newRules() *cobra.Command {
-	var asJSON bool
+	var asJSON, wide bool
 	cmd := &cobra.Command{
 		Use:   "rules [PREFIX]",
 		Short: "List every rule id: its analyzer, default action, what it protects and an example",
@@ -24,7 +28,11 @@ the gate's own, the chain rules and the configuration's [[rule]] entries)
 and the MCP proxy's own (mcp.*), with the analyzer that reports it, its
 default action, what it protects and an example call it stops. With
 PREFIX, only ids that start with it ("rm.", "git.reset-hard", "mcp.").
-rules.disable names the gate's ids from this list (not mcp.*).`,
+rules.disable names the gate's ids from this list (not mcp.*).
+
+The table fits 100 columns: what a rule protects is wrapped and the
+example left out. --wide prints one line per rule with its example;
+--json the whole catalog.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := loadConfig()
@@ -32,7 +40,7 @@ rules.disable names the gate's ids from this list (not mcp.*).`,
 				return err
 			}
 			var rs []engine.Rule
-			for _, r := range catalog(cfg) {
+			for _, r := range rulelist.All(cfg) {
 				if len(args) == 0 || strings.HasPrefix(r.ID, args[0]) {
 					rs = append(rs, r)
 				}
@@ -57,6 +65,9 @@ rules.disable names the gate's ids from this list (not mcp.*).`,
 				enc.SetIndent("", "  ")
 				return enc.Encode(rows)
 			}
+			if !wide {
+				return printRules(out, rs, rulesWidth)
+			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "rule\tanalyzer\taction\tprotects\texample")
 			for _, r := range rs {
@@ -66,17 +77,67 @@ rules.disable names the gate's ids from this list (not mcp.*).`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the catalog as JSON")
+	cmd.Flags().BoolVar(&wide, "wide", false, "print the full table, one line per rule, with an example each (wider than 100 columns)")
 	return cmd
 }
 
-// catalog is the gate's rule catalog for cfg (engine.Rules) with the MCP
-// proxy's own rules (mcprules.List), sorted by id: hooks and the proxy
-// share rule ids, so one listing covers both.
-func catalog(cfg *policy.Config) []engine.Rule {
-	out := engine.Rules(cfg)
-	for _, r := range mcprules.List() {
-		out = append(out, engine.Rule{Rule: r, Analyzers: []string{mcprules.Analyzer}})
+// printRules writes the rules as a table of rule, action, analyzer and
+// what it protects, the last column wrapped so that every line fits width
+// (a single word longer than the column stands alone on its line).
+func printRules(w io.Writer, rs []engine.Rule, width int) error {
+	const gap = 2
+	head := [3]string{"rule", "action", "analyzer"}
+	cols := [3]int{}
+	for i, h := range head {
+		cols[i] = len(h)
 	}
-	slices.SortFunc(out, func(a, b engine.Rule) int { return strings.Compare(a.ID, b.ID) })
-	return out
+	cells := make([][3]string, len(rs))
+	for i, r := range rs {
+		cells[i] = [3]string{r.ID, r.Action.String(), strings.Join(r.Analyzers, ",")}
+		for j, c := range cells[i] {
+			cols[j] = max(cols[j], utf8.RuneCountInString(c))
+		}
+	}
+	indent := cols[0] + cols[1] + cols[2] + 3*gap
+	rest := max(width-indent, 24)
+	var b strings.Builder
+	line := func(c [3]string, text string) {
+		for j, s := range c {
+			b.WriteString(s)
+			b.WriteString(strings.Repeat(" ", cols[j]-utf8.RuneCountInString(s)+gap))
+		}
+		for i, l := range wrap(text, rest) {
+			if i > 0 {
+				b.WriteString(strings.Repeat(" ", indent))
+			}
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	line(head, "protects")
+	for i, r := range rs {
+		line(cells[i], r.Protects)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// wrap splits text into lines of at most width runes, at spaces; it
+// returns one empty line for empty text.
+func wrap(text string, width int) []string {
+	var lines []string
+	cur, n := "", 0
+	for _, word := range strings.Fields(text) {
+		k := utf8.RuneCountInString(word)
+		switch {
+		case n == 0:
+			cur, n = word, k
+		case n+1+k <= width:
+			cur, n = cur+" "+word, n+1+k
+		default:
+			lines = append(lines, cur)
+			cur, n = word, k
+		}
+	}
+	return append(lines, cur)
 }

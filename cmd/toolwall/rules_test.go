@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestRulesVersionAndDisable: toolwall rules lists the catalog (with a
@@ -70,5 +71,27 @@ func TestRulesMCP(t *testing.T) {
 	}
 	if !found || !slices.IsSorted(ids) || !slices.Contains(ids, "rm.dangerous-target") {
 		t.Errorf("rules --json: mcp.tool-list-changed found %v, sorted %v, %d rules", found, slices.IsSorted(ids), len(ids))
+	}
+}
+
+// TestRulesWidth: `toolwall rules` fits every line in 100 columns (what
+// a rule protects wrapped, no example), and --wide prints one line per
+// rule with its example.
+func TestRulesWidth(t *testing.T) {
+	out, err := exec.Command(bin, "rules").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+	}
+	if !strings.Contains(string(out), "rm.dangerous-target") || strings.Contains(string(out), "--dangerously-skip-permissions") {
+		t.Errorf("rules: the narrow table should list ids and leave examples out\n%s", out)
+	}
+	wide, err := exec.Command(bin, "rules", "--wide", "agents.approvals-off").Output()
+	if err != nil || !strings.Contains(string(wide), "claude --dangerously-skip-permissions") || strings.Count(string(wide), "\n") != 2 {
+		t.Errorf("rules --wide: %v\n%s", err, wide)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -107,14 +108,60 @@ func newVersion() *cobra.Command {
 }
 
 // versionString is the version set at link time, else the module's from
-// the build info, else "(devel)".
+// the build info, followed by the commit it was built from (see
+// describeBuild).
 var versionString = sync.OnceValue(func() string {
+	bi, _ := debug.ReadBuildInfo()
+	return describeBuild(version, bi)
+})
+
+// describeBuild says which toolwall bi is: the version (set at link time,
+// else the main module's, else "(devel)"), then the VCS commit, its time
+// and whether the tree had uncommitted changes, and the Go version and
+// platform. A build without VCS information (-buildvcs=false, or a
+// source tree that is no repository) says so instead of naming a commit.
+func describeBuild(version string, bi *debug.BuildInfo) string {
 	v := version
-	if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
+	if v == "" && bi != nil {
 		v = bi.Main.Version
 	}
 	if v == "" {
 		v = "(devel)"
 	}
-	return v
-})
+	if bi == nil {
+		return v + " (no build information)"
+	}
+	var rev, at, goos, goarch string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		case "GOOS":
+			goos = s.Value
+		case "GOARCH":
+			goarch = s.Value
+		}
+	}
+	var parts []string
+	if rev == "" {
+		parts = append(parts, "commit unknown: built without VCS information")
+	} else {
+		c := "commit " + rev[:min(len(rev), 12)]
+		if at != "" {
+			c += " " + at
+		}
+		if modified {
+			c += ", modified"
+		}
+		parts = append(parts, c)
+	}
+	if p := strings.TrimSpace(bi.GoVersion + " " + strings.Trim(goos+"/"+goarch, "/")); p != "" {
+		parts = append(parts, p)
+	}
+	return v + " (" + strings.Join(parts, "; ") + ")"
+}

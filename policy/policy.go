@@ -87,7 +87,10 @@ func (a Audit) On() bool { return a.Enabled == nil || *a.Enabled }
 
 // Thresholds are the [thresholds] table. A missing key keeps its default.
 type Thresholds struct {
-	Warn  *float64 `toml:"warn"`
+	// Warn is the score from which a call warns (default 0.4).
+	Warn *float64 `toml:"warn"`
+	// Block is the score from which a call is denied (default 0.7). The
+	// Critical band from 0.9 denies whatever the thresholds.
 	Block *float64 `toml:"block"`
 }
 

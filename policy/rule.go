@@ -49,10 +49,17 @@ type Rule struct {
 	ID string `toml:"id"`
 	// Tool is a glob over tool names (default "Bash" when Command is
 	// given): "Bash", "Write", "mcp__github__*".
-	Tool    string   `toml:"tool"`
+	Tool string `toml:"tool"`
+	// Command lists word patterns over the argv the shell reader
+	// resolved ("git push ** --force **"; ** matches any number of
+	// words).
 	Command []string `toml:"command"`
-	Path    []string `toml:"path"`
-	URL     []string `toml:"url"`
+	// Path lists doublestar globs over the paths a call names ("~/.aws/**",
+	// or relative to the project root).
+	Path []string `toml:"path"`
+	// URL lists globs over the URLs a call fetches
+	// ("https://*.internal/**").
+	URL []string `toml:"url"`
 	// Action is "allow", "warn", "ask" or "deny". allow is only for an
 	// operator file, with Project set: it waives asks (see Allow).
 	Action string `toml:"action"`
@@ -66,7 +73,9 @@ type Rule struct {
 	// is a tool call whose other keys are its input. Examples run with the
 	// project (Project, else /project) as working directory and home
 	// /home/user. At least one Match is required.
-	Match    []Example `toml:"match"`
+	Match []Example `toml:"match"`
+	// NotMatch lists calls the rule must not match, verified at load
+	// like Match.
 	NotMatch []Example `toml:"not_match"`
 
 	// Source and Line say where the rule is defined.
@@ -131,11 +140,21 @@ func (e Example) call() toolwall.Call { return toolwall.Call{Tool: e.Tool, Input
 //     names (a file tool's path, a Bash command's operands) matches one of
 //     Path (doublestar globs, relative to the project; required with Rule).
 type Allow struct {
-	Project string   `toml:"project"`
-	Command string   `toml:"command"`
-	Rule    string   `toml:"rule"`
-	Path    []string `toml:"path"`
-	Reason  string   `toml:"reason"`
+	// Project is the project root the entry applies to, exactly (an
+	// absolute path; required).
+	Project string `toml:"project"`
+	// Command allows exactly this command (the same argv as the reader
+	// resolves it, quoting aside).
+	Command string `toml:"command"`
+	// Rule allows this rule's asks when every path the call names matches
+	// Path.
+	Rule string `toml:"rule"`
+	// Path lists doublestar globs relative to the project (required with
+	// Rule).
+	Path []string `toml:"path"`
+	// Reason says why the entry exists (for the people who read the
+	// file).
+	Reason string `toml:"reason"`
 
 	Source string `toml:"-"`
 	Line   int    `toml:"-"`

@@ -10,8 +10,7 @@ import (
 // actions is their maximum.
 type Action uint8
 
-// The four actions, in order of severity (DESIGN.md, "Decisions and where
-// they go").
+// The four actions, in order of severity.
 const (
 	// Allow runs the call.
 	Allow Action = iota
@@ -52,7 +51,7 @@ func (a *Action) UnmarshalText(b []byte) error {
 }
 
 // ParseAction parses "allow", "warn", "ask" or "deny" (case-insensitive).
-// "block" is accepted as a synonym of "deny" (seed 000's word). Any other
+// "block" is accepted as a synonym of "deny" (the tool shield's word). Any other
 // string is an error.
 func ParseAction(s string) (Action, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {

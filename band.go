@@ -6,10 +6,10 @@ import (
 )
 
 // Band is a risk band. The band, not the raw score, picks the action
-// (seed 000, "UnixShield — the shipped pattern table").
+// ("UnixShield — the shipped pattern table").
 type Band uint8
 
-// The five bands of seed 000, from least to most risky.
+// The five bands of the tool shield, from least to most risky.
 const (
 	// Safe: score below LowScore; nothing matched. Action Allow.
 	Safe Band = iota
@@ -23,7 +23,7 @@ const (
 	Critical
 )
 
-// Band edges fixed by seed 000.
+// Band edges fixed by the tool shield.
 const (
 	// LowScore is the lower edge of the Low band (0.2).
 	LowScore = 0.2
@@ -66,7 +66,7 @@ func (b *Band) UnmarshalText(text []byte) error {
 }
 
 // Action is the action a band picks on its own: Safe and Low allow, Medium
-// warns, High and Critical deny (seed 000's table).
+// warns, High and Critical deny (the tool shield's table).
 func (b Band) Action() Action {
 	switch {
 	case b >= High:
@@ -86,10 +86,10 @@ type Thresholds struct {
 	Block float64
 }
 
-// DefaultThresholds returns warn 0.4, block 0.7 (seed 000).
+// DefaultThresholds returns warn 0.4, block 0.7.
 func DefaultThresholds() Thresholds { return Thresholds{Warn: DefaultWarn, Block: DefaultBlock} }
 
-// NewThresholds applies seed 000's threshold hygiene: a non-finite value is
+// NewThresholds applies the tool shield's threshold hygiene: a non-finite value is
 // rejected and the default kept for it, block < warn is swapped, and both
 // are clamped to [0, 1]. Each correction is described in the returned
 // notes, which the caller should log as warnings; the result is always

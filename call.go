@@ -14,7 +14,7 @@ const (
 	// UserContext is an agent running as the user: every rule applies.
 	UserContext ExecContext = "user"
 	// RootContext is a privileged helper that exists for system work (disk
-	// cloning, mkfs): only the catastrophic set applies (seed 004, "root は
+	// cloning, mkfs): only the catastrophic set applies ("root は
 	// あえて別扱い").
 	RootContext ExecContext = "root"
 )
@@ -38,7 +38,7 @@ const (
 )
 
 // RecentCall is one admitted watched call as (tool, turn), as the pipeline
-// middleware keeps them (seed 000: recent_calls, the last 20).
+// middleware keeps them (recent_calls, the last 20).
 type RecentCall struct {
 	Tool string `json:"tool"`
 	Turn int    `json:"turn"`
@@ -66,7 +66,7 @@ type Call struct {
 	// Context is UserContext (the default when empty) or RootContext.
 	Context ExecContext `json:"context,omitempty"`
 	// Caller identifies the agent that made the call: "" for the primary
-	// agent, else a named sub-agent (seed 003's caller_id; Claude Code's
+	// agent, else a named sub-agent (the tool-executor framework's caller_id; Claude Code's
 	// agent_type). Audit records and quotas carry it.
 	Caller string `json:"caller,omitempty"`
 	// Recent lists the last admitted watched calls, oldest first; set by the

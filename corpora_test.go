@@ -20,11 +20,11 @@ import (
 )
 
 // corporaDir is where the public command corpora are: $TOOLWALL_CORPORA,
-// else ../shared/corpora beside the clone.
+// else the corpora of the shared folder beside the clone.
 func corporaDir(t *testing.T) string {
 	dir := os.Getenv("TOOLWALL_CORPORA")
 	if dir == "" {
-		dir = "../shared/corpora"
+		dir = filepath.Join("..", "shared", "corpora")
 	}
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("corpora not present at %s (set TOOLWALL_CORPORA)", dir)
@@ -62,14 +62,14 @@ func judge(cmd string) toolwall.Verdict {
 
 var specGate = newSpecGate(engine.NoMemory)
 
-// TestCorpora measures the gate on the public corpora of shared/corpora
-// and prints the numbers the README reports. It fails only on gross
+// TestCorpora measures the gate on the public corpora and prints the
+// numbers docs/measurements.md reports. It fails only on gross
 // regressions: benign lines stopped (parse errors aside) above 1.5%. tldr
 // documents destructive commands on purpose (terraform destroy, useradd,
 // aws … delete-*); the analyzers' own corpus tests hold the reviewed lists
 // of such stops line by line.
 //
-//	TOOLWALL_CORPORA=../shared/corpora go test -run TestCorpora -v .
+//	TOOLWALL_CORPORA=<the public corpora> go test -run TestCorpora -v .
 func TestCorpora(t *testing.T) {
 	dir := corporaDir(t)
 	reviewed := readStops(t)
@@ -223,7 +223,7 @@ func windowsCorpus(t *testing.T, dir string) {
 }
 
 // stopsFile lists every benign corpus line the gate stops, each reviewed
-// (issue 7: the test fails when a new one appears).
+// (the test fails when a new one appears).
 const stopsFile = "testdata/corpus-stops.txt"
 
 // stopKey is one corpus line.
@@ -322,8 +322,8 @@ func checkStops(t *testing.T, r reviewedStops, found map[stopKey][]string) {
 }
 
 // stopsHeader opens stopsFile.
-const stopsHeader = `# Benign corpus lines the gate stops, each reviewed (issue 7). The
-# corpora are shared/corpora/benign/{tldr,nl2bash}.jsonl (tldr-pages,
+const stopsHeader = `# Benign corpus lines the gate stops, each reviewed. The corpora
+# are benign/{tldr,nl2bash}.jsonl of the public corpora (tldr-pages,
 # CC-BY-4.0, tldr-pages team and contributors; NL2Bash, Lin et al.,
 # LREC 2018), lines with an empty risk_hint, each distinct line once.
 # TestCorpora fails on a stop not listed here and on a listed line no

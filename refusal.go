@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Rule ids of the fail-closed refusal (DESIGN.md principle 7: a panic or
+// Rule ids of the fail-closed refusal (a panic or
 // internal error in analysis becomes a deny with a clear reason). They
 // keep toolwall itself safe and cannot be disabled.
 const (

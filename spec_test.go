@@ -120,9 +120,10 @@ func TestCases(t *testing.T) {
 // TestSpecCopyCurrent fails when the shared acceptance file beside the
 // clone differs from the copy under testdata.
 func TestSpecCopyCurrent(t *testing.T) {
-	shared, err := os.ReadFile("../shared/spec/cases.jsonl")
+	sharedSpec := filepath.Join("..", "shared", "spec", "cases.jsonl")
+	shared, err := os.ReadFile(sharedSpec)
 	if os.IsNotExist(err) {
-		t.Skip("../shared/spec/cases.jsonl not present; nothing to compare")
+		t.Skip(sharedSpec + " not present; nothing to compare")
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -132,6 +133,6 @@ func TestSpecCopyCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(shared, local) {
-		t.Errorf("%s differs from ../shared/spec/cases.jsonl: refresh the copy (see testdata/spec/README.md)", specCopy)
+		t.Errorf("%s differs from %s: refresh the copy (see testdata/spec/README.md)", specCopy, sharedSpec)
 	}
 }

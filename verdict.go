@@ -26,7 +26,7 @@ type Finding struct {
 }
 
 // Tag is a risk tag: a kind of effect a call has, used by chain rules that
-// look across calls (seed 003, RiskChainAccumulator).
+// look across calls (RiskChainAccumulator).
 type Tag string
 
 // Risk tags. An analyzer attaches them as [Effect]s; chain rules match
@@ -81,13 +81,13 @@ type Verdict struct {
 	// skipped: ...").
 	Notes []string `json:"notes,omitempty"`
 	// Opinions lists what models said about the call in the gate's later
-	// stage (the guardrail of seed 001, the advisor of seed 004), one per
+	// stage (the guardrail of the LLM security analyzer, the advisor of the shell guardrail), one per
 	// model asked; empty when no later stage ran.
 	Opinions []Opinion `json:"opinions,omitempty"`
 	// Timings say where the decision's time went, stage by stage, in the
 	// order they ran: "read" (the shell or PowerShell reading), each
 	// analyzer by name, "memory" (the session's chains) and "later" (the
-	// models), each only when it ran (issue 10: every audit record holds
+	// models), each only when it ran (every audit record holds
 	// the analyzer timings). Not part of the decision itself: two equal
 	// decisions may differ here.
 	Timings []Timing `json:"timings,omitempty"`
@@ -103,7 +103,7 @@ type Timing struct {
 
 // Opinion is what one model said about a call in the gate's later stage,
 // with what it cost: every answer is recorded, whether it changed the
-// verdict or not (seed 004: "every verdict is visible").
+// verdict or not ("every verdict is visible").
 type Opinion struct {
 	// Analyzer is the later-stage analyzer that asked ("guardrail",
 	// "advisor").
@@ -148,7 +148,7 @@ func (v Verdict) Rules() []string {
 }
 
 // Shield judges tool calls before they run and remembers what ran. It is
-// seed 000's ToolSafetyShield in Go form. Implementations must be safe for
+// the tool shield's ToolSafetyShield in Go form. Implementations must be safe for
 // concurrent use.
 type Shield interface {
 	// Evaluate is the pre-call judgment. It must be deterministic for the

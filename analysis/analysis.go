@@ -20,8 +20,8 @@ type Input struct {
 	// machine where the call would run (a final symbolic link is not
 	// followed); known is false when that cannot be told. Nil means
 	// unknown for every path: toolwall eval and tests judge synthetic
-	// places. A delete of a path that does not exist loses nothing
-	// (issue 7 §3); never ask it about a path of another host or a
+	// places. A delete of a path that does not exist loses nothing;
+	// never ask it about a path of another host or a
 	// container.
 	Exists func(path string) (exists, known bool)
 }

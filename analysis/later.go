@@ -7,8 +7,8 @@ import (
 	"github.com/toolwall/toolwall/shell"
 )
 
-// Later is an analyzer of the gate's later stage (DESIGN.md principle 5,
-// "deterministic first, LLM second"; "slow stages are first-class"): one
+// Later is an analyzer of the gate's later stage (deterministic
+// first, model second; slow stages are first-class): one
 // that may call out — a model, a service — and so may take time, fail or
 // be cancelled. The gate runs it after the deterministic analyzers, only
 // where it can still change the outcome (see Below), concurrently with the

@@ -4,7 +4,7 @@ import "github.com/toolwall/toolwall"
 
 // Rule describes one rule id an analyzer reports: what `toolwall rules`
 // lists, what `rules.disable` is checked against, and where a reader of a
-// finding looks its id up (DESIGN.md, "Rules are listable").
+// finding looks its id up: rules are listable.
 type Rule struct {
 	// ID is the stable rule id findings carry ("rm.dangerous-target").
 	ID string

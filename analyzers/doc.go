@@ -3,7 +3,7 @@
 //
 //   - destroy: recursive deletes, the project folder, find -delete,
 //     recursive chmod/chown, fork bombs, mv to /dev/null, disk overwrite
-//     (seed 004 and beyond)
+//     (the shell guardrail and beyond)
 //   - remote: network content into an interpreter, decoded payloads,
 //     interpreter one-liners; download / exec / egress tags
 //   - secrets: private keys, credentials, auth files: read, sent, deleted

@@ -1,6 +1,6 @@
 // Package approval remembers a human's "yes" to an asked tool call, so
 // the same call in the same session and directory is allowed again
-// without asking, for a bounded time (issue 10).
+// without asking, for a bounded time.
 //
 // When the gate asks about a call, the driver calls [Store.Check]: with a
 // live grant for the call's [Key] the verdict becomes allow (with a note

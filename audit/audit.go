@@ -47,7 +47,7 @@ type Record struct {
 	Outcome *Outcome `json:"outcome,omitempty"`
 	// ClaimSource is the claim that triggered a gate's decision: which
 	// agent made the call, with which tool, in which turn. The
-	// adversarial policy gate sets it (seed 003: "claim_source is
+	// adversarial policy gate sets it ("claim_source is
 	// propagated into AdversarialPolicyGateExecutor audit entries");
 	// nil elsewhere.
 	ClaimSource *ClaimSource `json:"claim_source,omitempty"`

@@ -1,5 +1,5 @@
 // Package audit is the record of what toolwall decided and what then ran
-// (seed 003's AuditLogger): every driver — hook, CLI check, executors,
+// (the tool-executor framework's AuditLogger): every driver — hook, CLI check, executors,
 // HTTP server, MCP proxy — writes one [Record] per decision through a
 // [Sink], before the call runs, and later attaches the call's [Outcome].
 //

@@ -30,7 +30,7 @@ type Store interface {
 	// after it with no turn of its own (Turn 0) reads as in the turn of
 	// the latest mark written before it: a hook process does not read
 	// the session's turn for a call that needs no session memory, so the
-	// store tells it from the prompt events (issue 10: every record
+	// store tells it from the prompt events (every record
 	// carries its turn).
 	Turn(ctx context.Context, session string, turn int, at time.Time) error
 	// Query returns the records that match f, newest first (ties by id).

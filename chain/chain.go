@@ -7,7 +7,7 @@ import (
 	"github.com/toolwall/toolwall"
 )
 
-// Weight is seed 000's weight of the combination dimension: a chain adds
+// Weight is the tool shield's weight of the combination dimension: a chain adds
 // Weight × its score to the current call's single-call score.
 const Weight = 0.3
 
@@ -44,7 +44,7 @@ type Rule struct {
 	ID string
 	// Links in chronological order; at least two.
 	Links []Match
-	// Score is the combination score in [0, 1] (seed 000 scale).
+	// Score is the combination score in [0, 1] (the tool shield's scale).
 	Score float64
 	// Action is the floor the chain imposes: it is unambiguous enough to
 	// decide whatever the score.
@@ -96,7 +96,7 @@ var Rules = []Rule{
 		Links:  []Match{{Tag: toolwall.TagPermInspect}, {Tag: toolwall.TagStage}, {Tag: toolwall.TagDelete, Detail: "protected"}},
 		Score:  0.75,
 		Action: toolwall.Ask,
-		Why:    "inspecting permissions, staging a helper and then deleting protected data is the reconnaissance-staging-execution pattern (seed 001). Ask the user before deleting.",
+		Why:    "inspecting permissions, staging a helper and then deleting protected data is the reconnaissance-staging-execution pattern. Ask the user before deleting.",
 	},
 	{
 		ID:     "chain.download-install",

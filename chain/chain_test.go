@@ -60,7 +60,7 @@ func TestChains(t *testing.T) {
 	}
 }
 
-// TestOrderMatters checks seed 000's ordering on random histories
+// TestOrderMatters checks the tool shield's ordering on random histories
 // against an independent oracle for the two-link rules: a chain fires
 // only when its first link ran in an earlier call and its last link is
 // the current call, never the other way round.

@@ -5,10 +5,10 @@
 // it; read a credential, then send something out; inspect permissions,
 // stage a helper, then delete protected data (seeds 000, 001, 003).
 //
-// Sources: seed 000 (combination rules fire only across executed calls,
+// Sources: the tool shield (combination rules fire only across executed calls,
 // in chronological order, weighted 0.3 on top of the single-call score;
-// reversed order never fires), seed 003 (RiskChainAccumulator: a window in
-// turns, default 3), seed 001 (inspect → stage → delete).
+// reversed order never fires), the tool-executor framework (RiskChainAccumulator: a window in
+// turns, default 3), the LLM security analyzer (inspect → stage → delete).
 //
 // The package is pure: the caller supplies the window of history (see
 // package session) and the current call's effects.

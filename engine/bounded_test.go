@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// TestBounded: a context without a deadline gets DefaultTimeout (issue 8:
-// the library bounds every call); a caller's own deadline is kept.
+// TestBounded: a context without a deadline gets DefaultTimeout (the
+// library bounds every call); a caller's own deadline is kept.
 func TestBounded(t *testing.T) {
 	ctx, cancel := bounded(context.Background())
 	defer cancel()

@@ -16,7 +16,7 @@ import (
 )
 
 // nl2bash reads the commands of the NL2Bash corpus
-// ($TOOLWALL_CORPORA/benign/nl2bash.jsonl, else ../../shared/corpora;
+// ($TOOLWALL_CORPORA/benign/nl2bash.jsonl, else the shared folder's corpora;
 // 12,607 commands people wrote, credited in the corpus's README) as the
 // server receives them, or skips tb when it is absent.
 func nl2bash(tb testing.TB) []toolwall.Call {

@@ -1,5 +1,5 @@
-// Package engine builds the gate every driver uses (DESIGN.md, "One
-// engine builds the gate for every driver"): the CLI's check and eval,
+// Package engine builds the gate every driver uses (one engine builds
+// the gate for every driver): the CLI's check and eval,
 // every agent-host hook, the HTTP server, the MCP proxy, the executors and
 // the tests that measure what ships all call [New] and nothing else.
 //

@@ -240,7 +240,7 @@ func New(opts Options) *Engine {
 // what the verdict earned is noted, and a critical session's allow of a
 // tool that writes, runs or sends becomes a deny).
 //
-// A ctx without a deadline gets DefaultTimeout (issue 8: every entry point
+// A ctx without a deadline gets DefaultTimeout (every entry point
 // is bounded); past it the verdict is a deny (gate.cancelled).
 func (e *Engine) Evaluate(ctx context.Context, call toolwall.Call) toolwall.Verdict {
 	ctx, cancel := bounded(ctx)
@@ -254,7 +254,7 @@ func (e *Engine) Evaluate(ctx context.Context, call toolwall.Call) toolwall.Verd
 }
 
 // Trajectory returns the sessions' trajectory risk, for the embedding
-// application to read and set (seed 003's TrajectoryRiskSlot); nil unless
+// application to read and set (the tool-executor framework's TrajectoryRiskSlot); nil unless
 // [trajectory] enabled is set and the engine has session memory.
 func (e *Engine) Trajectory() *trajectory.Tracker { return e.trajectory }
 
@@ -364,8 +364,8 @@ func StatePath(flag string, cfg *policy.Config) (string, error) {
 // and the network commands.
 var binaries = []string{"toolwall", "toolwall-hook", "toolwall-llm", "toolwall-net"}
 
-// DefaultFiles lists, relative to a home directory, where the README's
-// install puts toolwall's own files: the binaries (`go install` writes
+// DefaultFiles lists, relative to a home directory, where the
+// documented install puts toolwall's own files: the binaries (`go install` writes
 // them to go/bin; ~/.local/bin and ~/bin are the other per-user program
 // directories), the configuration, the state database with its WAL,
 // shared-memory and lost-records files, the audit store (database, WAL,

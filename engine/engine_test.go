@@ -37,7 +37,7 @@ func call(cmd string) toolwall.Call {
 // BenchmarkEvaluate is the gate that ships (every analyzer, self with
 // the default install layout) on each one-line command of
 // testdata/oneline.txt; the median over them is the figure to compare
-// with issue 7's 20 µs.
+// with the 20 µs.
 func BenchmarkEvaluate(b *testing.B) {
 	e := New(Options{})
 	ctx := context.Background()
@@ -69,7 +69,7 @@ func worst() map[string]string {
 	}
 }
 
-// BenchmarkWorstCase times the worst inputs (issue 7: none takes more
+// BenchmarkWorstCase times the worst inputs (none takes more
 // than 50 ms to analyse).
 func BenchmarkWorstCase(b *testing.B) {
 	e := New(Options{})

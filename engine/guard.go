@@ -9,7 +9,7 @@ import (
 	"github.com/toolwall/toolwall/policy"
 )
 
-// Guard puts e behind seed 003's adversarial policy gate when the
+// Guard puts e behind the tool-executor framework's adversarial policy gate when the
 // configuration's [adversarial] enabled is set (toolwall run, fetch and
 // search use it): before a call runs, the model of [adversarial.llm] is
 // asked ALLOW or DENY through dial (llm/helper.Open for the CLI: the

@@ -1,5 +1,5 @@
 // Package eval measures a [toolwall.Shield] against files of cases: the
-// acceptance format of shared/spec/README.md (.jsonl), plain command lists
+// acceptance format of testdata/spec/FORMAT.md (.jsonl), plain command lists
 // (.txt, one command per line, with an expectation given by the caller)
 // and peer corpora (.tsv, expected<TAB>command).
 //

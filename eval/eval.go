@@ -16,8 +16,8 @@ import (
 	"github.com/toolwall/toolwall/host"
 )
 
-// Case is one tool call and the verdict expected of it, in the format of
-// shared/spec/README.md.
+// Case is one tool call and the verdict expected of it, in the acceptance
+// format (testdata/spec/FORMAT.md).
 type Case struct {
 	ID      string          `json:"id"`
 	Tool    string          `json:"tool"`

@@ -12,7 +12,7 @@ import (
 	"github.com/toolwall/toolwall/pipeline"
 )
 
-// Boundary is the re-check at the execution boundary (seed 004, layer 2:
+// Boundary is the re-check at the execution boundary (layer 2:
 // the daemon runs the same check again after writing the audit record,
 // because any client can reach it directly). Every leaf executor admits
 // each call through it before doing anything.
@@ -25,7 +25,7 @@ type Boundary struct {
 	Gate toolwall.Shield
 	// Context is the privilege the executor runs with: toolwall.UserContext
 	// (the default) or toolwall.RootContext (only the catastrophic set
-	// applies, seed 004). It overrides the call's own Context: the
+	// applies, the shell guardrail). It overrides the call's own Context: the
 	// executor, not the caller, knows what it is.
 	Context toolwall.ExecContext
 	// Audit receives one record per call before it runs, and its outcome

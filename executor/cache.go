@@ -14,7 +14,7 @@ import (
 // CacheOptions configure [NewCache].
 type CacheOptions struct {
 	// Cacheable is the whitelist of tools whose results may be cached:
-	// deterministic tools that change nothing (seed 003's is_cacheable).
+	// deterministic tools that change nothing (the tool-executor framework's is_cacheable).
 	// Empty caches nothing. A call is cached only when the inner executor
 	// also calls it Speculatable (read-only, no confirmation).
 	Cacheable []string
@@ -33,7 +33,7 @@ type CacheStats struct {
 	Entries      int
 }
 
-// Cache is the result cache of seed 003 (ToolResultCache) as an executor
+// Cache is the result cache of the tool-executor framework (ToolResultCache) as an executor
 // wrapper. Build one per session: the key does not hold the session.
 type Cache struct {
 	inner     Executor

@@ -9,7 +9,7 @@ import (
 )
 
 // Composite chains executors: a call goes to the executor that defines its
-// tool (seed 003's CompositeExecutor). It is safe for concurrent use.
+// tool (the tool-executor framework's CompositeExecutor). It is safe for concurrent use.
 type Composite struct {
 	execs  []Executor
 	byTool map[string]Executor

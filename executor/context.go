@@ -10,7 +10,7 @@ import (
 )
 
 // ExecutionContext overrides the working directory and environment of one
-// call (seed 003, "Per-call ExecutionContext"). A context built as a
+// call ("Per-call ExecutionContext"). A context built as a
 // literal is untrusted — it may come from the model — and its Env is
 // filtered through the blocklist after it is merged; only [Trusted]
 // contexts (operator-authored configuration) bypass that filter.
@@ -133,7 +133,7 @@ type Resolved struct {
 	Dropped []string
 }
 
-// Resolve merges the layers of seed 003's precedence, highest first: the
+// Resolve merges the layers of the tool-executor framework's precedence, highest first: the
 // call's own context (ctx; its Cwd, else callCwd), the named environment
 // ctx.Name selects, the default environment, then the process working
 // directory and inherited environment minus the blocklist. The blocklist

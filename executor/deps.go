@@ -12,7 +12,7 @@ import (
 )
 
 // Exclusion says why a tool is unavailable: the prerequisites that have
-// not completed yet (seed 003's DependencyExclusion).
+// not completed yet (the tool-executor framework's DependencyExclusion).
 type Exclusion struct {
 	Tool    string
 	Missing []string
@@ -23,7 +23,7 @@ func (e Exclusion) Reason() string {
 	return fmt.Sprintf("tool %q is not available yet: it needs %s to complete successfully first", e.Tool, strings.Join(e.Missing, ", "))
 }
 
-// Dependencies is the tool dependency graph of seed 003
+// Dependencies is the tool dependency graph of the tool-executor framework
 // (ToolDependencyGraph) as an executor wrapper: a tool with prerequisites
 // is left out of Definitions, and its calls are refused with the
 // exclusion's reason, until every prerequisite has completed successfully

@@ -1,11 +1,11 @@
-// Package executor is the tool-executor framework of seed 003
+// Package executor is the tool-executor framework
 // ("ToolExecutor trait" in zeph-tools), on toolwall's gate: executors run
 // tool calls themselves — shell commands ([github.com/toolwall/toolwall/executor/shell]),
 // file operations ([github.com/toolwall/toolwall/executor/file]) and web
 // fetches ([github.com/toolwall/toolwall/executor/fetch]) — and every one of
 // them re-checks each call with the same gate at the execution boundary,
 // because anything that can reach an executor can skip the check in front
-// of the model (seed 004, layer 2: "特権の境界でもう一度チェックする").
+// of the model (layer 2: "特権の境界でもう一度チェックする").
 //
 // # The contract
 //
@@ -18,7 +18,7 @@
 // a named field — never an embedded one — and states its own answer for
 // every method, so that adding a method to Executor makes every wrapper
 // that does not implement it a compile error rather than a silent
-// fallback (seed 003, "ToolExecutor trait contract"). The conformance
+// fallback ("ToolExecutor trait contract"). The conformance
 // helpers in [github.com/toolwall/toolwall/executor/executortest] check
 // that a wrapper consults its inner executor in every method and never
 // answers more permissively than it.
@@ -42,7 +42,7 @@
 //     the way executors are composed with the safety-shield layer, the
 //     breaker and the memo.
 //   - [ExecutionContext] carries a call's working directory and
-//     environment, resolved with seed 003's precedence and an environment
+//     environment, resolved with the tool-executor framework's precedence and an environment
 //     blocklist ([Resolve]).
 //
 // Output filters, the schema filter and TAFC live in the subpackages

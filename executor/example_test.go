@@ -58,7 +58,7 @@ func Example() {
 	// WebFetch error=true: refused by toolwall [ssrf.metadata]
 }
 
-// ExampleSuppress hides a tool from the model (seed 003's ToolFilter): it
+// ExampleSuppress hides a tool from the model (the tool-executor framework's ToolFilter): it
 // is left out of the tool list, and a call of it made anyway is refused.
 func ExampleSuppress() {
 	project, _ := os.MkdirTemp("", "example")

@@ -31,12 +31,12 @@ type Request struct {
 	// a Deny still refuses.
 	Approved bool
 	// Exec overrides the working directory and environment of this call
-	// (seed 003's per-call ExecutionContext); nil means the executor's
+	// (the tool-executor framework's per-call ExecutionContext); nil means the executor's
 	// defaults. Executors that run no process ignore Env.
 	Exec *ExecutionContext
 }
 
-// Envelope is the result of a process (seed 003's ShellOutputEnvelope):
+// Envelope is the result of a process (the tool-executor framework's ShellOutputEnvelope):
 // its two output streams kept apart, its exit status, whether output was
 // cut at its bound, and how long it ran.
 type Envelope struct {
@@ -93,7 +93,7 @@ type Output struct {
 // Executor runs tool calls. Every method must be implemented: there is
 // no base type with defaults, and a wrapper holds its inner executor in a
 // named field and answers every method itself, consulting the inner
-// executor (seed 003: a forgotten method is a compile error, not a
+// executor (a forgotten method is a compile error, not a
 // permissive default). Implementations are safe for concurrent use.
 type Executor interface {
 	// Definitions lists the tools this executor runs. The slice is the

@@ -65,7 +65,7 @@ func (s *spy) Errorf(format string, args ...any) {
 func (s *spy) Helper() {}
 
 // lazy is a wrapper that forgets to consult its inner executor in
-// Confirmation and Speculatable: the permissive default seed 003 warns of.
+// Confirmation and Speculatable: the permissive default the tool-executor framework warns of.
 type lazy struct{ inner executor.Executor }
 
 func (l lazy) Definitions() []executor.Definition { return l.inner.Definitions() }
@@ -341,7 +341,7 @@ func FuzzCallKey(f *testing.F) {
 }
 
 // TestSuppressRoutes: the routes an agent could take to a hidden tool
-// (issue 14's tool filter) — a human's approval, a speculative run ahead
+// (the tool filter) — a human's approval, a speculative run ahead
 // of the model, a result cache or a composite around the filter — all
 // end at the refusal, and the inner executor never runs the tool.
 func TestSuppressRoutes(t *testing.T) {

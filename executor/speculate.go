@@ -20,7 +20,7 @@ type SpeculatorOptions struct {
 	TTL time.Duration
 }
 
-// Speculator is seed 003's speculative tool dispatch as an executor
+// Speculator is the tool-executor framework's speculative tool dispatch as an executor
 // wrapper: while the model is still writing its answer, the host hands it
 // the calls it expects (Speculate); read-only calls start at once, and
 // when the model then issues the same call (same tool, same canonical

@@ -8,7 +8,7 @@ import (
 	"github.com/toolwall/toolwall/pipeline"
 )
 
-// Suppress returns inner without the named tools (seed 003's ToolFilter,
+// Suppress returns inner without the named tools (the tool-executor framework's ToolFilter,
 // "executor wrapper that suppresses specified tools from the LLM tool
 // set"): they are left out of Definitions, and a call of one is refused
 // with a soft error naming it, whatever inner would do — approved or

@@ -177,7 +177,7 @@ func differentialInputs(t testing.TB) []string {
 	}
 	corpora := os.Getenv("TOOLWALL_CORPORA")
 	if corpora == "" {
-		corpora = "../../shared/corpora"
+		corpora = filepath.Join("..", "..", "shared", "corpora")
 	}
 	every := 40
 	if os.Getenv("TOOLWALL_TRACE_ALL") != "" {

@@ -1,4 +1,4 @@
-// Package gate is toolwall's one decision point (DESIGN.md principle 6).
+// Package gate is toolwall's one decision point.
 // A [Gate] reads a tool call (for Bash, through the shell reader), runs
 // the analyzers that watch the call's tool, fuses their findings into one
 // [toolwall.Verdict], and implements [toolwall.Shield]. Every driver — the
@@ -6,7 +6,7 @@
 // holds no rules of its own.
 //
 // Fusion: the verdict's score is the highest finding score; its band comes
-// from the thresholds (seed 000); its action is the stricter of the band's
+// from the thresholds; its action is the stricter of the band's
 // action and every finding's action floor (deny beats ask beats warn beats
 // allow). A panic or internal error inside analysis becomes a deny with a
 // clear reason (principle 7: fail closed inside).
@@ -21,7 +21,7 @@
 // read, which the agent wrote.
 //
 // The later stage ([LaterStage]) runs analyzers that may call out — the
-// guardrail LLM of seed 001, the advisor of seed 004 — after the
+// guardrail LLM of the LLM security analyzer, the advisor of the shell guardrail — after the
 // deterministic stage, only where they can still change the outcome,
 // concurrently, within a budget of their own (3 s by default, and ending
 // 250 ms before the caller's deadline). An analyzer that fails or runs out

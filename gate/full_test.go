@@ -46,7 +46,7 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add(strings.Repeat("$(", 5000))
 	f.Add(strings.Repeat("bash -c '", 40))
 	f.Add(strings.Repeat("cat <<E\nx\nE\n", 2000))
-	// issue 8's shapes: doubled variables, long find -exec and xargs
+	// the shapes: doubled variables, long find -exec and xargs
 	// chains, a deep path
 	doubled := "v0=" + strings.Repeat("x", 1000) + ";"
 	for i := 1; i < 12; i++ {
@@ -184,7 +184,7 @@ func TestRelaxedReading(t *testing.T) {
 // TestChainMemory pins chain behaviour through the gate with a real
 // session store: a download then run of the same file is denied; a burst
 // of harmless calls in between does not flush the download out; the
-// window expires after 3 turns (seed 003); the reversed order and another
+// window expires after 3 turns; the reversed order and another
 // session never fire.
 func TestChainMemory(t *testing.T) {
 	ctx := context.Background()
@@ -408,7 +408,7 @@ func TestWebFetchEgressChain(t *testing.T) {
 
 // TestMemoryOff: with chain memory unavailable, a call that would
 // complete a chain if its first steps had run is asked about, and every
-// verdict says memory is off (issue 8).
+// verdict says memory is off.
 func TestMemoryOff(t *testing.T) {
 	tracked := func(_ context.Context, _, p string) bool { return strings.HasSuffix(p, "/build.sh") }
 	g := gate.New(gate.Options{Analyzers: analyzers.All(), StoreErr: errors.New("state file is read-only"), Tracked: tracked})

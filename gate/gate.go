@@ -47,8 +47,8 @@ type Options struct {
 	// analysis still works).
 	StoreErr error
 	// Window bounds the history chain rules see (default ChainWindow: 100
-	// calls within 3 turns). Seed 003's window is in turns; the call bound
-	// is wider than seed 000's 20 so that an agent cannot push the first
+	// calls within 3 turns). The tool-executor framework's window is in turns; the call bound
+	// is wider than the tool shield's 20 so that an agent cannot push the first
 	// link of a chain out of memory with a burst of harmless calls. Open
 	// the store with Options.Calls at least this large.
 	Window session.Window
@@ -73,7 +73,7 @@ type Options struct {
 }
 
 // ChainWindow is the default history window of chain rules: the last 100
-// executed calls, of those the ones in the last 3 turns (seed 003).
+// executed calls, of those the ones in the last 3 turns.
 var ChainWindow = session.Window{Calls: 100, Turns: session.DefaultTurns}
 
 // Gate decides on tool calls. It is safe for concurrent use.
@@ -546,7 +546,7 @@ func (g *Gate) fuse(findings []toolwall.Finding, effects []toolwall.Effect, scri
 	return v
 }
 
-// MaxReason bounds a verdict's reason, in bytes (issue 7: one reason per
+// MaxReason bounds a verdict's reason, in bytes (one reason per
 // verdict, about 300 characters).
 const MaxReason = 320
 

@@ -13,7 +13,7 @@ import (
 
 // LaterStage configures the gate's later stage: analyzers that may call
 // out (a model, a service), run after the deterministic stage within a
-// budget of their own (DESIGN.md, "slow stages are first-class"). The
+// budget of their own (slow stages are first-class). The
 // zero value has no later stage, and the gate's path is then what it is
 // without one.
 type LaterStage struct {
@@ -140,7 +140,7 @@ func (g *Gate) second(ctx context.Context, call toolwall.Call, script *shell.Scr
 	}
 	if err := ctx.Err(); err != nil {
 		// The caller gave up while a model was judging: the call does not
-		// run (seed 004: "a cancelled check refuses").
+		// run ("a cancelled check refuses").
 		more = append(more, cancelled())
 	}
 	if len(more) > 0 {
@@ -151,7 +151,7 @@ func (g *Gate) second(ctx context.Context, call toolwall.Call, script *shell.Scr
 }
 
 // runLater runs one later analyzer and sends what it left; a panic is an
-// internal error that refuses the call (DESIGN.md principle 7).
+// internal error that refuses the call (fail closed).
 func (g *Gate) runLater(ctx context.Context, i int, a *analysis.Later, in *analysis.LaterInput, out chan<- laterResult) {
 	rep := analysis.NewLaterReport(a.Name)
 	defer func() {

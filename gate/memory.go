@@ -19,7 +19,7 @@ import (
 	"github.com/toolwall/toolwall/shell"
 )
 
-// Seed 000's repetition dimension: 0 / 1 / 2 / 3+ prior occurrences add
+// The tool shield's repetition dimension: 0 / 1 / 2 / 3+ prior occurrences add
 // 0.0 / 0.1 / 0.3 / 0.6, weighted 0.5. The gate applies it to refused
 // attempts only, so benign repetition never raises risk.
 var repetition = [...]float64{0, 0.1, 0.3, 0.6}
@@ -182,7 +182,7 @@ func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Findin
 	return out, effects, errors.Join(errs...)
 }
 
-// memoryOff fails closed while chain memory is unavailable (issue 8): a
+// memoryOff fails closed while chain memory is unavailable: a
 // call that would complete a chain if its first steps had run — running
 // a local file that is not one of the project's tracked files, sending
 // data out, deleting protected data — is asked about, with a reason that

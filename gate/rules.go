@@ -53,7 +53,7 @@ func chainProtects(id string) string {
 	case "chain.credential-print":
 		return "credentials written to a file in one call from being printed into the conversation in a later one"
 	case "chain.inspect-stage-delete":
-		return "protected data from the inspect, stage, delete pattern spread over calls (seed 001)"
+		return "protected data from the inspect, stage, delete pattern spread over calls"
 	}
 	return ""
 }

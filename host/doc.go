@@ -12,14 +12,14 @@
 // encode the answer in the host's contract. It never panics and never
 // fails in a way the host would read as "allow": a malformed or oversized
 // payload, a crash or a timeout inside the gate are answered with a deny
-// (DESIGN.md principle 7; hosts treat a crashed hook as "allow").
+// (fail closed: hosts treat a crashed hook as "allow").
 //
 // An [Adapter] only decodes a payload into toolwall calls (tool names
 // mapped onto toolwall's tool kinds: Bash or PowerShell for a shell,
 // Write, Edit, MultiEdit, Read, WebFetch, MCP tools as mcp__server__tool,
 // anything else under its own name) and encodes a verdict; it holds no
-// rules (DESIGN.md principle 6). The host protocols and their sources are
-// in shared/reference/agent-hosts.md; each adapter's doc.go names the
+// rules (one decision point). The host protocols and their sources are
+// in each adapter's package documentation; each adapter's doc.go names the
 // facts it relies on.
 //
 // An MCP tool's call (named mcp__server__tool whatever the host's own

@@ -470,7 +470,7 @@ func ReadPayload(r io.Reader, max int, timeout time.Duration) ([]byte, error) {
 }
 
 // oneObject reports an error unless data is one JSON object, with nothing
-// but white space after it (issue 8: null, an array, or an object
+// but white space after it (null, an array, or an object
 // followed by more data is malformed, not a payload to guess at).
 func oneObject(data []byte) error {
 	// The common case in one pass without allocating: json.Valid holds

@@ -15,8 +15,8 @@ type Setting struct {
 }
 
 // Settings lists every host's hook settings files, Claude Code's
-// included (shared/reference/agent-hosts.md; each adapter's doc.go names
-// its sources). The self analyzer asks before a tool call changes one
+// included (each adapter's doc.go names its
+// sources). The self analyzer asks before a tool call changes one
 // (engine passes them), `toolwall install` writes toolwall's hook into
 // the first of a host's files for the chosen scope, and `toolwall
 // doctor` reads them.

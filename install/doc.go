@@ -18,5 +18,5 @@
 // entries are removed from it and the backup is kept.
 //
 // Where each host reads its hooks, and the shape of its entries, is in
-// shared/reference/agent-hosts.md and each adapter's doc.go (host/…).
+// each adapter's doc.go (host/…).
 package install

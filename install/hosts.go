@@ -403,7 +403,7 @@ func lookup(name string) (host, error) {
 	return host{}, fmt.Errorf("unknown host %q", name)
 }
 
-// Hosts lists the hosts install knows, in the README's order.
+// Hosts lists the hosts install knows, in the order docs/hosts.md lists them.
 func Hosts() []string {
 	var out []string
 	for _, h := range hosts {

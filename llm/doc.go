@@ -1,7 +1,7 @@
 // Package llm is toolwall's small model-client interface: one chat
 // completion (a system prompt and user/assistant messages in, the reply's
 // text, the answering model and the token usage out), as the later-stage
-// analyzers need it (the guardrail of seed 001, the advisor of seed 004).
+// analyzers need it (the guardrail of the LLM security analyzer, the advisor of the shell guardrail).
 //
 // The package itself holds no provider code and imports no SDK: a
 // [Client] comes from the implementations in llm/openai (the OpenAI chat

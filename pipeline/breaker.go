@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Breaker defaults (seed 000's tool health).
+// Breaker defaults (the tool shield's tool health).
 const (
 	// DefaultFailures is the consecutive failures that open a breaker.
 	DefaultFailures = 3

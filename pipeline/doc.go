@@ -1,4 +1,4 @@
-// Package pipeline runs tool calls through middleware: seed 000's tool
+// Package pipeline runs tool calls through middleware: the tool shield's tool
 // pipeline, with the safety-shield layer, renaming, memoizing and the
 // tool-health circuit breaker.
 //
@@ -6,7 +6,7 @@
 // model sees it and the run goes on) is a Result with IsError set, a Go
 // error is a hard failure. A [Middleware] is a value: a name, a [Kind] and
 // a Wrap function. A [Builder] stacks middleware around a core tool, the
-// first registered layer outermost, and checks seed 000's install-order
+// first registered layer outermost, and checks the tool shield's install-order
 // rules when it builds:
 //
 //   - the shield sits inside every renaming layer ("shield-inside-rename"),
@@ -23,7 +23,7 @@
 //
 // With the breaker outside the shield, shield refusals count as failures
 // and, after enough of them, the breaker answers "temporarily unavailable"
-// before the shield is asked (seed 000, "Interactions").
+// before the shield is asked ("Interactions").
 //
 // Every type here is safe for concurrent use once built: an agent may run
 // tool calls in parallel.

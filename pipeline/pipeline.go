@@ -113,7 +113,7 @@ type Middleware struct {
 	Wrap func(next Tool) Tool
 }
 
-// Install-order rules of seed 000, named in [*OrderError].
+// Install-order rules of the tool shield, named in [*OrderError].
 const (
 	RuleShieldInsideRename   = "shield-inside-rename"
 	RuleShieldOutsideMemoize = "shield-outside-memoize"

@@ -11,10 +11,10 @@ import (
 )
 
 // RecentSize is how many admitted watched calls the shield layer keeps
-// and passes to the shield as Call.Recent (seed 000's recent_calls).
+// and passes to the shield as Call.Recent (the tool shield's recent_calls).
 const RecentSize = 20
 
-// Shield returns the safety-shield layer over s (seed 000's
+// Shield returns the safety-shield layer over s (the tool shield's
 // SafetyShieldMiddleware), named "safety-shield".
 //
 // For a call of a tool in s.WatchedTools() (read once, here) the layer

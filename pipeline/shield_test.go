@@ -203,7 +203,7 @@ func TestRenameThenShield(t *testing.T) {
 	}
 }
 
-// TestBreakerBeforeShield pins seed 000's precedence: with the breaker
+// TestBreakerBeforeShield pins the tool shield's precedence: with the breaker
 // outside the shield, N blocks open the breaker, and the model then sees
 // "temporarily unavailable" rather than the shield's reason.
 func TestBreakerBeforeShield(t *testing.T) {

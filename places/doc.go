@@ -1,5 +1,5 @@
 // Package places knows what a path, a URL, a host or a token is, so that
-// every analyzer judges them alike (DESIGN.md: "Analyzers do not import
+// every analyzer judges them alike ("Analyzers do not import
 // each other. Shared knowledge — what a path is: a secret, a system root,
 // a cache; what a URL is — lives in its own package below the
 // analyzers"). It holds no rules and reports nothing: analyzers decide
@@ -35,7 +35,7 @@
 // statements or built once on first use (sync.Once), so a hook process
 // that never asks pays nothing.
 //
-// Sources: seed 003 (read sandbox deny_read of **/*.env and secrets; SSRF
+// Sources: the tool-executor framework (read sandbox deny_read of **/*.env and secrets; SSRF
 // protection: scheme check, pre-DNS host blocklist, post-DNS address
 // check), RFC 6890 and its updates (special-purpose addresses), the
 // WHATWG URL standard (host parsing), inet_aton(3), the issuers' own

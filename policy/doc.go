@@ -3,7 +3,7 @@
 // key, so a typo never silently weakens the gate), layered, checked once,
 // its custom rules compiled and self-tested at load.
 //
-// Layers, lowest first (issue 10):
+// Layers, lowest first:
 //
 //   - system: /etc/toolwall/config.toml ([SystemPath]);
 //   - user: --config, else $TOOLWALL_CONFIG, else
@@ -23,7 +23,7 @@
 //
 // The operator file (all keys optional):
 //
-//	[thresholds]          # seed 000 bands; Critical at 0.9 is fixed
+//	[thresholds]          # the tool shield bands; Critical at 0.9 is fixed
 //	warn  = 0.4
 //	block = 0.7
 //
@@ -32,7 +32,7 @@
 //
 //	[memory]              # session memory of the hook
 //	state     = "~/.local/state/toolwall/state.db"
-//	turns     = 3         # chain window in turns (seed 003)
+//	turns     = 3         # chain window in turns
 //	calls     = 100       # chain window in calls
 //	retention = "168h"    # idle sessions are pruned after this
 //
@@ -59,10 +59,10 @@
 //	base_url = "http://127.0.0.1:11434/v1"
 //	model    = "qwen2.5:7b"
 //
-//	[guardrail]           # seed 001's guardrail LLM (see Guardrail)
+//	[guardrail]           # the LLM security analyzer's guardrail LLM (see Guardrail)
 //	enabled = true
 //
-//	[advisor]             # seed 004's advisor (see Advisor)
+//	[advisor]             # the shell guardrail's advisor (see Advisor)
 //	enabled   = true
 //	threshold = 70        # 0 to 100 in steps of 10
 //

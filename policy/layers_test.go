@@ -55,7 +55,7 @@ func (c layerCase) load(t testing.TB) (*policy.Config, error) {
 }
 
 // TestLayers: system → user → project; a project file can only tighten,
-// and an error names both files when two are involved (issue 10).
+// and an error names both files when two are involved.
 func TestLayers(t *testing.T) {
 	for _, c := range layerCases(t) {
 		t.Run(c.name, func(t *testing.T) {

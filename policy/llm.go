@@ -37,7 +37,7 @@ type LLM struct {
 	MaxTokens int `toml:"max_tokens"`
 }
 
-// Guardrail is the [guardrail] table (seed 001).
+// Guardrail is the [guardrail] table.
 type Guardrail struct {
 	// Enabled turns the guardrail on (default off).
 	Enabled bool `toml:"enabled"`
@@ -75,7 +75,7 @@ type Guardrail struct {
 	Ensemble []LLM `toml:"ensemble"`
 }
 
-// Advisor is the [advisor] table (seed 004, layer 3).
+// Advisor is the [advisor] table (layer 3).
 type Advisor struct {
 	// Enabled turns the advisor on (default off).
 	Enabled bool `toml:"enabled"`
@@ -84,7 +84,7 @@ type Advisor struct {
 	Threshold *int `toml:"threshold"`
 }
 
-// Adversarial is the [adversarial] table: seed 003's adversarial policy
+// Adversarial is the [adversarial] table: the tool-executor framework's adversarial policy
 // gate, an executor wrapper that asks a model ALLOW or DENY before each
 // call is dispatched (see package advisors/adversarial). It configures
 // the executors an application wraps (AdversarialOptions,

@@ -7,13 +7,13 @@ import (
 	"time"
 )
 
-// Tables of issue 14: [trajectory] and [search] (the adversarial policy
+// The tables [trajectory] and [search] (the adversarial policy
 // gate's [adversarial] is in llm.go, beside the other model tables).
 
 // Trajectory is the [trajectory] table: a per-session risk level (0 calm
 // … 3 critical) raised by refused calls, chain findings and anomalies,
 // falling at each new user turn; at 3 an allow becomes a deny for tools
-// that write, run or send (issue 14, seed 003's TrajectoryRiskSlot; see
+// that write, run or send (the tool-executor framework's TrajectoryRiskSlot; see
 // package trajectory).
 type Trajectory struct {
 	// Enabled turns it on (default off: reading the level costs the hook
@@ -35,7 +35,7 @@ func (c *Config) TrajectoryDecay() int {
 	return 0
 }
 
-// Search is the [search] table: the web_search executor (seed 003's
+// Search is the [search] table: the web_search executor (the tool-executor framework's
 // [tools.search]; see package executor/websearch, whose Options its
 // fields fill). It configures executors an application builds and
 // `toolwall search`;

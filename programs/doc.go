@@ -1,5 +1,5 @@
 // Package programs is toolwall's catalog of what programs do with their
-// command lines (DESIGN.md, "Knowledge of programs has one home"): for
+// command lines (knowledge of programs has one home): for
 // each program, its options — which take a value, how they are spelled,
 // whether they bundle, whether long options may be abbreviated, where
 // option parsing stops — and what each operand and option value is to

@@ -36,7 +36,7 @@ import (
 	"github.com/toolwall/toolwall/session/postgres/postgrestest"
 )
 
-// Load test knobs: the CI run is short; the README numbers come from
+// Load test knobs: the CI run is short; the numbers of docs/measurements.md come from
 //
 //	TOOLWALL_LOAD_DECISIONS=400000 TOOLWALL_LOAD_SECONDS=10 go test -run TestLoad -v ./server
 //
@@ -227,8 +227,8 @@ func verdictOf(v toolwall.Verdict) string {
 }
 
 // loadCommands reads the commands of the single-call runs: the nl2bash
-// corpus (../../shared/corpora/benign/nl2bash.jsonl, or under
-// $TOOLWALL_CORPORA; 12,607 commands people wrote, credited in the
+// corpus (benign/nl2bash.jsonl of the public corpora, under
+// $TOOLWALL_CORPORA or the shared folder beside the clone; 12,607 commands people wrote, credited in the
 // corpus's README) when present, else the everyday ones (see
 // everydayCommands); and judges each with an engine of the server's
 // default policy. It reads at most limit commands (a run of limit

@@ -2,7 +2,7 @@
 // turn counter, the executed calls (for cross-call chain rules, seeds 000
 // and 003), the refused attempts (so that repeating a refused dangerous
 // thing raises the risk of the next attempt) and the trajectory risk
-// events (seed 003's TrajectoryRiskSlot; package trajectory turns them
+// events (the tool-executor framework's TrajectoryRiskSlot; package trajectory turns them
 // into a level).
 //
 // There is one interface, [Store], and two implementations:
@@ -16,7 +16,7 @@
 // # What counts
 //
 // Only executed calls enter the history ([Store.Append]); refused or
-// asked-and-not-run calls never do (seed 000: "blocked attempts never enter
+// asked-and-not-run calls never do ("blocked attempts never enter
 // the history"). A refused attempt is noted separately with
 // [Store.NoteRefusal] under a key the caller chooses (for example the rule
 // id and the normalized target).
@@ -24,7 +24,7 @@
 // # Bounds
 //
 // Per session a store keeps at most [Options.Calls] executed records
-// (default 20, seed 000's recent window), [Options.Refusals] refusals
+// (default 20, the tool shield's recent window), [Options.Refusals] refusals
 // (default 64), [DefaultStaged] staged calls and [DefaultRiskEvents] risk
 // events; older ones are deleted in the same transaction as the
 // insert. Sessions with no write for [Options.Retention] (default 7 days)

@@ -316,7 +316,7 @@ func TestOpenCurrentWritesNothing(t *testing.T) {
 
 // TestOpenRecover: with Options.Recover, an unusable state file is
 // renamed aside with its bytes intact and a fresh store works; a newer
-// schema or a directory is refused untouched (issue 8).
+// schema or a directory is refused untouched.
 func TestOpenRecover(t *testing.T) {
 	f, err := os.ReadFile("testdata/recover.tsv")
 	if err != nil {
@@ -373,7 +373,7 @@ func TestOpenRecover(t *testing.T) {
 // the write lock past the caller's deadline) is noted beside the state
 // file, and the session's History then says its memory is incomplete
 // (a *LostError matching ErrUnavailable) while still returning what it
-// has; other sessions are not affected (issue 8: no chain let through
+// has; other sessions are not affected (no chain let through
 // because memory failed).
 func TestLostRecord(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")

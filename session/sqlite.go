@@ -78,7 +78,7 @@ var migrations = [][]string{
 		`CREATE INDEX staged_session ON staged(session, key)`,
 	},
 	{
-		// Trajectory risk events (issue 14): setlevel is 1 when points
+		// Trajectory risk events: setlevel is 1 when points
 		// replace the level instead of adding to it.
 		`CREATE TABLE risk (
 			seq      INTEGER PRIMARY KEY,

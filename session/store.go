@@ -23,7 +23,7 @@ type Store interface {
 	Turn(ctx context.Context, id string) (int, error)
 
 	// AdvanceTurn starts the session's next user turn (the Claude Code
-	// UserPromptSubmit event; seed 003's advance_turn) and returns its
+	// UserPromptSubmit event; the tool-executor framework's advance_turn) and returns its
 	// number: 1 for the first.
 	AdvanceTurn(ctx context.Context, id string) (int, error)
 
@@ -114,7 +114,7 @@ type Record struct {
 	Rules []string `json:"rules,omitempty"`
 }
 
-// RiskEvent is one change of a session's trajectory risk (seed 003's
+// RiskEvent is one change of a session's trajectory risk (the tool-executor framework's
 // TrajectoryRiskSlot, kept per session so that the hook, a process per
 // call, sees what earlier processes raised): points the session earned
 // by what it did, or a level an application set.
@@ -148,11 +148,11 @@ type RiskLog struct {
 // Window selects recent memory: the last Calls entries, of those only the
 // ones made in the last Turns turns. An entry made in turn t is inside
 // when current-t < Turns, so Turns 1 is the current turn only and the
-// default 3 is the current turn and the two before it (seed 003,
-// DEFAULT_CROSS_TURN_WINDOW_TURNS). A zero or negative field takes its
+// default 3 is the current turn and the two before it
+// (DEFAULT_CROSS_TURN_WINDOW_TURNS). A zero or negative field takes its
 // default.
 type Window struct {
-	// Calls is the most entries considered (default 20, seed 000).
+	// Calls is the most entries considered (default 20, the tool shield).
 	Calls int
 	// Turns is how many turns back, the current one included (default 3).
 	Turns int
@@ -163,7 +163,7 @@ const (
 	// DefaultCalls is the default Window.Calls and Options.Calls: seed
 	// 000's "last 20" recent calls.
 	DefaultCalls = 20
-	// DefaultTurns is the default Window.Turns: seed 003's risk-chain
+	// DefaultTurns is the default Window.Turns: the tool-executor framework's risk-chain
 	// window of 3 turns.
 	DefaultTurns = 3
 )

@@ -10,7 +10,7 @@ import (
 )
 
 // benignCorpora are the benign command corpora of the shared workspace
-// (/work/shared/corpora/benign, see their READMEs for provenance); the test
+// (benign/ of the public corpora, see their READMEs for provenance); the test
 // is skipped where they are absent.
 var benignCorpora = []string{"tldr.jsonl", "nl2bash.jsonl"}
 

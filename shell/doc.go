@@ -1,5 +1,5 @@
-// Package shell reads a bash command line the way bash does (DESIGN.md
-// principle 1, seed 004 "read compound commands the way the shell does")
+// Package shell reads a bash command line the way bash does (the
+// shell guardrail's "read compound commands the way the shell does")
 // and reports every command that would execute: [Read] parses with
 // mvdan.cc/sh/v3/syntax (LangBash) and walks lists, pipelines, subshells,
 // groups, if/for/while/until/case/select bodies, functions where called,
@@ -63,7 +63,7 @@
 //
 // Words come out after quote removal with ~, $HOME, $PWD, $(pwd) and $USER
 // resolved from [Options]; anything only known at run time is marked
-// Dynamic (DESIGN.md principle 2: what cannot be resolved is not safe).
+// Dynamic (what cannot be resolved is not safe).
 // Positional parameters ($0, $1…, ${N}, "$@", $*, $#) are resolved where
 // the reader knows them: inside an sh -c body from the words after the
 // body (`sh -c 'rm -rf "$1"' _ /`), inside a called function from the

@@ -28,8 +28,8 @@ import (
 // directory, so cd succeeds and tests take one of their branches. A
 // variable the script did not set, the positional parameters at top
 // level, and the output of an external command are unknown: they expand
-// to a marker that makes the words holding them Dynamic (DESIGN.md
-// principle 2). The catalog says what some programs print (mktemp: a
+// to a marker that makes the words holding them Dynamic (what
+// cannot be resolved is not safe). The catalog says what some programs print (mktemp: a
 // fresh temporary path). eval, source, trap and functions run inside the
 // interpreter. The static walk still reads every branch; the dry run adds
 // what only expansion shows ($x -rf /, rm$IFS-rf$IFS/, eval "$r",

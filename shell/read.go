@@ -9,7 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Default bounds of Options (DESIGN.md principle 7: bounded work on
+// Default bounds of Options (bounded work on
 // untrusted input).
 const (
 	DefaultMaxBytes    = 128 << 10

@@ -19,8 +19,8 @@ type readCase struct {
 	want []string
 }
 
-// defaultOptions are the options of the acceptance cases in
-// /work/shared/spec/cases.jsonl.
+// defaultOptions are the options of the acceptance cases
+// (testdata/spec/cases.jsonl).
 func defaultOptions() Options {
 	return Options{Cwd: "/workspace/app", Home: "/home/user"}
 }

@@ -896,7 +896,7 @@ func (w *walker) remote(cmd *Command, v *Invocation, words []Word, f frame) {
 }
 
 // mayRun reads a program not in the catalog the way a peer guard reads
-// argv (DESIGN.md principle 2): when one of its words names a catalog
+// argv (what cannot be resolved is not safe): when one of its words names a catalog
 // program that runs commands, deletes, changes permissions or talks to
 // the network, the words from there on may be a command it runs (direnv
 // exec . rm -rf ~, some-runner -- bash -c '…'), and are read as one (Via

@@ -5,9 +5,9 @@
 // becomes a deny for every tool that writes, runs or sends, with a reason
 // that names the level and what raised it; read-only tools still run.
 //
-// It is seed 003's TrajectoryRiskSlot: "the session-wide trajectory risk
+// It is the tool-executor framework's TrajectoryRiskSlot: "the session-wide trajectory risk
 // level … reaches the tool layer as a shared u8 (0 Calm … 3 Critical). At
-// 3, check_policy downgrades an Allow decision to Deny." Seed 003 leaves
+// 3, check_policy downgrades an Allow decision to Deny." The tool-executor framework leaves
 // the analysis to the embedding application; here the gate feeds it from
 // its own verdicts ([Tracker.Apply], which engine.Engine.Evaluate
 // calls when [trajectory] enabled is set), and the application reads and

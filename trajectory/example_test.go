@@ -38,7 +38,7 @@ func Example() {
 }
 
 // ExampleSlot: the embedding application reads and sets a session's
-// level, seed 003's TrajectoryRiskSlot.
+// level, the tool-executor framework's TrajectoryRiskSlot.
 func ExampleSlot() {
 	ctx := context.Background()
 	tr, _ := trajectory.New(trajectory.Options{Store: session.NewMemory(session.Options{})})

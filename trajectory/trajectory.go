@@ -16,7 +16,7 @@ import (
 // Level is a session's trajectory risk, from Calm to Critical.
 type Level uint8
 
-// The four levels (seed 003: 0 Calm … 3 Critical).
+// The four levels (0 Calm … 3 Critical).
 const (
 	Calm Level = iota
 	Elevated
@@ -203,11 +203,11 @@ func (t *Tracker) Set(ctx context.Context, sessionID string, level Level, why st
 	return nil
 }
 
-// Slot returns session's trajectory risk as seed 003's
+// Slot returns session's trajectory risk as the tool-executor framework's
 // TrajectoryRiskSlot: a value the embedding application reads and sets.
 func (t *Tracker) Slot(sessionID string) Slot { return Slot{t: t, session: sessionID} }
 
-// Slot is one session's trajectory risk level (seed 003's
+// Slot is one session's trajectory risk level (the tool-executor framework's
 // TrajectoryRiskSlot). The level lives in the session store, so every
 // process that shares the store sees the same slot.
 type Slot struct {

@@ -1,4 +1,4 @@
-// Package unixshield is seed 000's UnixShield: a [toolwall.Shield] that
+// Package unixshield is the tool shield's UnixShield: a [toolwall.Shield] that
 // scores tool calls of Unix-y agents (tools named exactly "Bash", "Write"
 // and "Edit") with a pattern table, a repetition dimension and combination
 // rules across executed calls.

@@ -13,7 +13,7 @@ import (
 	"github.com/toolwall/toolwall"
 )
 
-// Builder assembles a [Shield]. Start from [NewBuilder] (seed 000's table)
+// Builder assembles a [Shield]. Start from [NewBuilder] (the tool shield's table)
 // or [Blank] (nothing), add to it, then call Build. Setters log
 // corrections through log/slog at warn level. A Builder is not safe for
 // concurrent use; the Shield it builds is.
@@ -23,7 +23,7 @@ type Builder struct {
 	rules    []Rule
 }
 
-// NewBuilder returns a builder holding seed 000's table for tools "Bash",
+// NewBuilder returns a builder holding the tool shield's table for tools "Bash",
 // "Write" and "Edit", its combination rules, and the default thresholds
 // (warn 0.4, block 0.7).
 func NewBuilder() *Builder {
@@ -43,7 +43,7 @@ func Blank() *Builder {
 	return &Builder{t: toolwall.DefaultThresholds(), patterns: map[string][]Pattern{}}
 }
 
-// New returns a shield with seed 000's table and the given thresholds,
+// New returns a shield with the tool shield's table and the given thresholds,
 // corrected by [toolwall.NewThresholds] (non-finite values keep the
 // default, block < warn is swapped, both are clamped to [0, 1]; each
 // correction is logged as a warning).
@@ -161,7 +161,7 @@ func (b *Builder) Build() *Shield {
 	return s
 }
 
-// Shield is seed 000's UnixShield. It implements [toolwall.Shield] and is
+// Shield is the tool shield's UnixShield. It implements [toolwall.Shield] and is
 // safe for concurrent use. Its history is the last [HistorySize] executed
 // calls passed to RecordInvocation.
 type Shield struct {
@@ -343,12 +343,12 @@ func cmpDesc(a, b float64) int {
 }
 
 // Evaluate scores call and lets the band pick the action: Safe and Low
-// allow, Medium warns, High and Critical deny (seed 000's Block). Findings
+// allow, Medium warns, High and Critical deny (the tool shield's Block). Findings
 // are "unixshield.pattern", "unixshield.repetition" and
 // "unixshield.combination", each with its weighted contribution as Score
 // and the verdict's action as its floor, so a gate that fuses findings
 // reaches the same action. A call of an unwatched tool, and any call in
-// [toolwall.RootContext] (seed 004: the root helper gets only the
+// [toolwall.RootContext] (the root helper gets only the
 // catastrophic set, which the shell gate owns), is allowed with no
 // findings. Reason is set when the verdict warns or denies; an allowed
 // call's findings say what minor patterns matched.

@@ -6,7 +6,7 @@ import (
 	"github.com/toolwall/toolwall"
 )
 
-// Pattern is one single-turn risk pattern (seed 000's RiskPattern).
+// Pattern is one single-turn risk pattern (the tool shield's RiskPattern).
 type Pattern struct {
 	// Text is the needle, matched on token boundaries in the normalised
 	// view; it is normalised (lower-cased, white space collapsed, trimmed)
@@ -35,7 +35,7 @@ type Trigger struct {
 	Any  []string
 }
 
-// Rule is a combination rule (seed 000): it fires when its triggers
+// Rule is a combination rule: it fires when its triggers
 // happened in chronological order, the last one being the call under
 // evaluation and every earlier one an executed (recorded) call in the
 // history, in that order with anything in between. A rule without
@@ -53,7 +53,7 @@ type Rule struct {
 	Advice string
 }
 
-// Weights and sizes of seed 000.
+// Weights and sizes of the tool shield.
 const (
 	// RepetitionWeight weighs the repetition dimension in the total.
 	RepetitionWeight = 0.5
@@ -65,7 +65,7 @@ const (
 )
 
 // repetitionScores is the repetition score for 0, 1, 2 and 3 or more
-// prior calls to the same tool (seed 000: at most 0.6 × 0.5 = 0.3).
+// prior calls to the same tool (at most 0.6 × 0.5 = 0.3).
 var repetitionScores = [...]float64{0, 0.1, 0.3, 0.6}
 
 // pathFields are the input keys Write and Edit name their target file in
@@ -89,7 +89,7 @@ func patterns(score float64, category, advice string, fields []string, texts ...
 	return out
 }
 
-// defaultBash is seed 000's command table, with the spellings an agent
+// defaultBash is the tool shield's command table, with the spellings an agent
 // reaches for to route around it: rm's flag orders, other shells after a
 // pipe (see pipeToShell), redirects into /etc/ and ~/.ssh/.
 func defaultBash() []Pattern {
@@ -131,7 +131,7 @@ var makeExecutable = []string{
 // "bash|zsh|fish", and the compact zsh/dash/ksh forms matched only those.
 var pipeToShell = []string{"| sh", "|sh", "| bash", "|bash", "| zsh", "| dash", "| ksh"}
 
-// defaultRules are seed 000's combination rules, with Edit standing in for
+// defaultRules are the tool shield's combination rules, with Edit standing in for
 // Write where the seed names Write.
 func defaultRules() []Rule {
 	return []Rule{

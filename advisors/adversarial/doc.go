@@ -1,4 +1,4 @@
-// Package adversarial is seed 003's adversarial policy gate
+// Package adversarial is the tool-executor framework's adversarial policy gate
 // ("AdversarialPolicyGateExecutor — executor wrapper that routes tool
 // calls through the adversarial policy agent before execution"; "the
 // adversarial policy agent — pre-execution LLM validation that evaluates

@@ -16,11 +16,11 @@ import (
 )
 
 // DefaultThreshold is the percent above which a command is refused (70,
-// seed 004: high on purpose, since the rules do the enforcing).
+// the shell guardrail: high on purpose, since the rules do the enforcing).
 const DefaultThreshold = 70
 
 // CheckThreshold reports whether t is a threshold: 0 to 100 in steps of
-// 10 (seed 004).
+// 10.
 func CheckThreshold(t int) error {
 	if t < 0 || t > 100 || t%10 != 0 {
 		return fmt.Errorf("advisor: threshold %d must be 0 to 100 in steps of 10", t)
@@ -185,7 +185,7 @@ func (a *Advisor) Analyzer() *analysis.Later {
 	return &analysis.Later{
 		Name:    "advisor",
 		Title:   "advisor",
-		Doc:     "Asks a model (seed 004, layer 3) how likely a shell command the rules let through is to irreversibly destroy data or make the system unbootable, and refuses it above the threshold.",
+		Doc:     "Asks a model (the shell guardrail's third layer) how likely a shell command the rules let through is to irreversibly destroy data or make the system unbootable, and refuses it above the threshold.",
 		Tools:   []string{toolwall.ToolBash},
 		Below:   toolwall.Ask,
 		OnError: toolwall.Allow,

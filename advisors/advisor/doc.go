@@ -1,4 +1,4 @@
-// Package advisor is the third layer of seed 004's shell guardrail (its
+// Package advisor is the third layer of the shell guardrail (its
 // "Jev" advisor): a second opinion on shell commands the deterministic
 // rules already let through. It asks a model one question — how likely
 // is it, from 0 to 100 %, that running this command in this directory

@@ -1,4 +1,4 @@
-// Package guardrail is seed 001's guardrail LLM: a separate model — not
+// Package guardrail is the LLM security analyzer's guardrail LLM: a separate model — not
 // the agent that proposes a tool call — labels each call LOW, MEDIUM or
 // HIGH risk before it runs, with the session's recent calls and optional
 // safety experiences in view, and a confirm-risky policy turns the label
@@ -30,7 +30,7 @@
 //
 // # Policy
 //
-// [Policy] is seed 001's ConfirmRisky: threshold HIGH by default (UNKNOWN
+// [Policy] is the LLM security analyzer's ConfirmRisky: threshold HIGH by default (UNKNOWN
 // is not a valid threshold), UNKNOWN asks by default. In the verdict: LOW
 // → nothing; MEDIUM → warn; at or above the threshold → ask (or deny
 // where configured); UNKNOWN → ask, or allow with a logged warning when

@@ -55,7 +55,7 @@ func Builtin() []string {
 	return out
 }
 
-// DefaultSets are the sets the name "default" stands for (seed 001's
+// DefaultSets are the sets the name "default" stands for (the LLM security analyzer's
 // default_safety_experiences: terminal and filesystem).
 func DefaultSets() []string { return []string{"terminal-mcp", "filesystem-mcp"} }
 

@@ -45,7 +45,7 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Guardrail is seed 001's guardrail LLM: a separate model, not the agent
+// Guardrail is the LLM security analyzer's guardrail LLM: a separate model, not the agent
 // that proposes the call, labels each tool call LOW, MEDIUM or HIGH with
 // the session's recent history and optional safety experiences in view.
 // It is safe for concurrent use.
@@ -257,7 +257,7 @@ func (g *Guardrail) Analyzer() *analysis.Later {
 	a := &analysis.Later{
 		Name:    "guardrail",
 		Title:   "LLM guardrail",
-		Doc:     "Asks a separate model (seed 001) to label the call LOW, MEDIUM or HIGH risk with the session's recent calls and the configured safety experiences in view.",
+		Doc:     "Asks a separate model (the LLM security analyzer) to label the call LOW, MEDIUM or HIGH risk with the session's recent calls and the configured safety experiences in view.",
 		Tools:   g.opts.Tools,
 		Below:   g.opts.Policy.Stop(),
 		OnError: onError,

@@ -24,7 +24,7 @@ type Reply struct {
 // reasoning spans local reasoning models print before their answer.
 var spanTags = []string{"tool", "summary", "thought", "arguments", "think", "thinking"}
 
-// Parse reads a guardrail model's answer (seed 001's hardened parser):
+// Parse reads a guardrail model's answer (the LLM security analyzer's hardened parser):
 //
 //   - only the first 16 KiB are read, CRLF and CR become LF;
 //   - balanced spans of <tool>, <summary>, <thought>, <arguments>,

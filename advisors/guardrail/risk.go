@@ -7,7 +7,7 @@ import (
 	"github.com/toolwall/toolwall"
 )
 
-// Risk is a guardrail label (seed 001's SecurityRisk). Concrete risks
+// Risk is a guardrail label (the LLM security analyzer's SecurityRisk). Concrete risks
 // are ordered Low < Medium < High; Unknown, the zero value, is no label at
 // all: no parseable label, conflicting labels, or no answer.
 type Risk uint8
@@ -48,7 +48,7 @@ func ParseRisk(s string) (Risk, error) {
 	return Unknown, fmt.Errorf("guardrail: %q is not a risk (want LOW, MEDIUM or HIGH)", s)
 }
 
-// Combine fuses an ensemble's labels (seed 001): the highest concrete
+// Combine fuses an ensemble's labels: the highest concrete
 // risk; Unknown only when every member is Unknown (so one silent member
 // cannot drown out the others' labels, nor make the ensemble pause by
 // itself).
@@ -60,7 +60,7 @@ func Combine(risks ...Risk) Risk {
 	return out
 }
 
-// Policy is seed 001's ConfirmRisky: how a label becomes an action. The
+// Policy is the LLM security analyzer's ConfirmRisky: how a label becomes an action. The
 // zero value is the default: pause (ask) at HIGH, and ask on UNKNOWN.
 type Policy struct {
 	// Threshold is the least risk that pauses the call: Low, Medium or

@@ -78,8 +78,7 @@ func TestCalls(t *testing.T) {
 	}
 }
 
-// TestRootContext: the privileged helper gets nothing from this analyzer
-// (seed 004).
+// TestRootContext: the privileged helper gets nothing from this analyzer.
 func TestRootContext(t *testing.T) {
 	for _, c := range analysistest.ReadTSV(t, "calls.tsv", 4) {
 		if r := call(c.Fields[2], c.Fields[3], toolwall.RootContext); len(r.Findings) > 0 {

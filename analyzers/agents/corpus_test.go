@@ -22,7 +22,7 @@ import (
 // listed fails, and so does a listed line that no longer stops (the list
 // stays exact).
 //
-//	TOOLWALL_CORPORA=/work/shared/corpora go test -run Corpus -v ./analyzers/agents
+//	TOOLWALL_CORPORA=<the public corpora> go test -run Corpus -v ./analyzers/agents
 func TestBenignCorpus(t *testing.T) {
 	dir := os.Getenv("TOOLWALL_CORPORA")
 	if dir == "" {

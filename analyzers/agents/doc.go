@@ -1,10 +1,10 @@
 // Package agents is the analyzer for an agent giving itself or another
-// agent more power (issue 7, §4): launching an AI coding agent with its
+// agent more power: launching an AI coding agent with its
 // approvals switched off, and changing agent and IDE settings so that
 // tools run without asking, MCP servers are added, hooks are installed
 // or removed, or the permission mode changes.
 //
-// Rules, all with stable ids (DESIGN.md, principle 4):
+// Rules, all with stable ids (every refusal teaches):
 //
 //   - agents.approvals-off (deny): an agent launched with its approvals
 //     off. Each agent CLI has a catalog entry (programs/catalog/agents.txt)
@@ -59,5 +59,5 @@
 // also asks before any change to Claude Code's settings (where toolwall's
 // hook lives); where both speak, the gate takes the stricter verdict, so
 // a change that adds power is denied and an ordinary one asked by self.
-// In RootContext the analyzer reports nothing (seed 004).
+// In RootContext the analyzer reports nothing.
 package agents

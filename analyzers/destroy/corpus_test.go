@@ -18,7 +18,7 @@ import (
 // kept; any other fails. It runs only when TOOLWALL_CORPORA names the
 // corpora directory (they are not part of this repository), e.g.
 //
-//	TOOLWALL_CORPORA=/work/shared/corpora go test -run BenignCorpora -v ./analyzers/destroy
+//	TOOLWALL_CORPORA=<the public corpora> go test -run BenignCorpora -v ./analyzers/destroy
 func TestBenignCorpora(t *testing.T) {
 	dir := os.Getenv("TOOLWALL_CORPORA")
 	if dir == "" {

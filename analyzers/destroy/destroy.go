@@ -348,7 +348,7 @@ func globbing(c *shell.Command, prog string) bool {
 }
 
 // absent reports whether target t of this machine does not exist, so a
-// delete of it loses nothing (issue 7 §3): the existence oracle says so,
+// delete of it loses nothing: the existence oracle says so,
 // and every command before it in the script is understood not to have
 // moved data there. Not understood: a command known only at run time, a
 // program not in the catalog (but for shell builtins that touch no

@@ -12,12 +12,12 @@
 // one program (find's expression, rsync --delete, zpool destroy, parted's
 // commands) read that program's options through [shell.Invocation].
 //
-// It realises the rm rules of seed 004 (ShellSafetyService: rule ids
+// It realises the rm rules of the shell guardrail (ShellSafetyService: rule ids
 // rm.dangerous-target, rm.no-preserve-root, rm.catastrophic,
 // rm.project-folder, the fork bomb, the narrower root context) and adds
 // recoverability: a recursive delete inside the project is allowed when git
 // can restore what it removes or when it removes build output, and held for
-// a human otherwise (DESIGN.md, "block the irreversible, not the unusual").
+// a human otherwise (block the irreversible, not the unusual).
 //
 // Rules, by id (deny unless noted):
 //
@@ -77,7 +77,7 @@
 // container (ssh host 'rm -rf x', docker exec) is judged without this
 // machine's home and project; one under a container mount is the host path.
 //
-// A target that does not exist is not destroyed (issue 7 §3): when the
+// A target that does not exist is not destroyed: when the
 // gate knows what exists on this machine ([analysis.Input.Exists]: the CLI
 // check and the hook), a recursive delete of a project subtree, a home
 // subtree or another path that is not there, and that nothing earlier in
@@ -87,7 +87,7 @@
 //
 // In root context (toolwall.RootContext) only rm.catastrophic,
 // rm.no-preserve-root and rm.project-folder apply: the root helper exists for
-// system work (seed 004, "root はあえて別扱い").
+// system work ("root はあえて別扱い").
 //
 // Effects: every delete is tagged [toolwall.TagDelete] with its absolute
 // path (Detail "protected" under home outside the project and its caches,

@@ -283,7 +283,7 @@ func effectsOn(x *shell.Command) (del, perm bool) {
 func ownScript(v string) bool { return strings.Contains(v, "/") && !strings.HasPrefix(v, "/") }
 
 // find checks a find command: what it deletes or re-permissions, from
-// where, and whether a selective test narrows it (seed 004 extended to
+// where, and whether a selective test narrows it (the shell guardrail extended to
 // find; spec c106–c115, c135–c136, c278–c282). Its start paths,
 // primaries and -exec commands come from the catalog's find grammar and
 // the reader; the expression's logic is judged here.

@@ -108,7 +108,7 @@ func permWhat(prog string, k shell.EffectKind) string {
 // capability that amounts to root (cap_setuid, cap_sys_admin, …): a
 // program marked so runs with its owner's or the capability's power for
 // whoever starts it, which is how a copied shell becomes a root shell
-// (issue 7 §4, privilege). The set-group-ID bit on directories only
+// (privilege). The set-group-ID bit on directories only
 // (find … -type d -exec chmod g+s {} +, a shared group directory) passes.
 func (a *run) setuid(c *shell.Command, prog string) {
 	v := c.Inv

@@ -84,8 +84,8 @@ func (a *run) deletes(c *shell.Command, prog string) {
 	}
 }
 
-// systemFile asks before a system file is deleted or emptied one by one
-// (issue 7 §4): the machine's configuration under /etc, and the mail and
+// systemFile asks before a system file is deleted or emptied one by one:
+// the machine's configuration under /etc, and the mail and
 // job spools; nothing restores it.
 func (a *run) systemFile(c *shell.Command, p, verb string) {
 	a.ask("rm.system-file", quote(c)+" needs confirmation: it "+verb+" "+p+", a system file nothing restores. "+
@@ -272,7 +272,7 @@ func deleteRule(cls class) string {
 }
 
 // rootDelete judges a recursive delete in root context: only the
-// catastrophic set (seed 004, checkCatastrophicRm): /, a bare glob over
+// catastrophic set (checkCatastrophicRm): /, a bare glob over
 // the working directory cwd, home (or an ancestor), the project.
 func (a *run) rootDelete(c *shell.Command, e *env, t target, cwd string) {
 	if t.dynamic {

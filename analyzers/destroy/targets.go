@@ -10,7 +10,7 @@ import (
 )
 
 // SystemRoots are the top-level directories of Linux and macOS systems
-// whose recursive delete, chmod -R or chown -R is denied (seed 004's
+// whose recursive delete, chmod -R or chown -R is denied (the shell guardrail's
 // "system root"), together with a glob over their contents. Treat the list
 // as read-only.
 var SystemRoots = []string{

@@ -29,6 +29,6 @@
 //
 // Paths are judged by name; the file system is never touched, so a
 // symlink pointing into ~/.ssh is not seen. Nothing is reported in
-// RootContext (seed 004). Sources: DESIGN.md, seed 003 (file executor
-// read sandbox), acceptance cases c378–c388.
+// RootContext. Sources: the tool-executor framework (file
+// executor read sandbox), acceptance cases c378–c388.
 package files

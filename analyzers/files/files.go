@@ -42,7 +42,7 @@ const ToolNotebookEdit = "NotebookEdit"
 
 // Analyzer judges the file tools by the path they touch: writes to
 // login, privilege, persistence and system files, and reads of secrets.
-// It reports nothing in RootContext (seed 004).
+// It reports nothing in RootContext.
 var Analyzer = &analysis.Analyzer{
 	Name:  "files",
 	Rules: rules,
@@ -126,7 +126,7 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 		project = call.Cwd
 	}
 	// Judge every reading a host might make of the path; the most severe
-	// one decides (DESIGN.md: what cannot be resolved is not safe).
+	// one decides (what cannot be resolved is not safe).
 	p := all[0]
 	if call.Tool == toolwall.ToolRead || call.Tool == toolwall.ToolGrep {
 		for _, q := range all[1:] {

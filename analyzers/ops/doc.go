@@ -10,8 +10,8 @@
 // abbreviations and negations, subcommands, and operands with their
 // roles. The analyzer parses no argv of its own; it asks the invocation
 // for subcommands ("git stash drop") and canonical option names ("hard",
-// "force"), never for substrings of the command line (DESIGN.md,
-// principle 1). What another program runs — an ssh remote command,
+// "force"), never for substrings of the command line (the shell is
+// read as the shell does). What another program runs — an ssh remote command,
 // docker or kubectl exec, npx and other runners, git rebase --exec, git
 // submodule foreach, a git -c alias.x='!…' or core.pager — is a command
 // of its own in the script, judged like any other; a git alias without
@@ -86,7 +86,7 @@
 //     mktemp made in the same script passes, and so does one in a project
 //     that itself lives in a temporary directory. Ask.
 //   - priv.sudo: a command run through sudo, doas, su, pkexec or run0 with no
-//     other ops finding warns (seed 000 scores "sudo" 0.6: the Medium band).
+//     other ops finding warns (the tool shield scores "sudo" 0.6: the Medium band).
 //
 // Effects: [toolwall.TagDelete] with Detail "protected" for each destructive
 // git, database or infrastructure operation, [toolwall.TagProcessControl]
@@ -95,5 +95,5 @@
 // find -perm.
 //
 // In [toolwall.RootContext] the analyzer reports nothing: the root helper
-// exists for system work and only the catastrophic set applies (seed 004).
+// exists for system work and only the catastrophic set applies.
 package ops

@@ -118,7 +118,7 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// TestRootContext: in RootContext nothing is reported (seed 004), for
+// TestRootContext: in RootContext nothing is reported, for
 // commands that do report in UserContext.
 func TestRootContext(t *testing.T) {
 	for _, c := range analysistest.ReadTSV(t, "root.txt", 1) {

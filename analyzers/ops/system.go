@@ -684,7 +684,7 @@ func privVia(c *shell.Command) string {
 }
 
 // privilege reports priv.sudo for a privileged command when nothing else
-// was found (seed 000 scores "sudo" 0.6, the Medium band: warn).
+// was found (the tool shield scores "sudo" 0.6, the Medium band: warn).
 func (k *checker) privilege(c *shell.Command) {
 	via := privVia(c)
 	x := cmdCtx{cmd: c, inv: c.Inv, args: c.Args, name: c.Name}

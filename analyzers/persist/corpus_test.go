@@ -23,7 +23,7 @@ import (
 // corpora returns the corpora directory named by TOOLWALL_CORPORA, or
 // skips: the corpora are not part of this repository.
 //
-//	TOOLWALL_CORPORA=/work/shared/corpora go test -run Corpus -v ./analyzers/persist
+//	TOOLWALL_CORPORA=<the public corpora> go test -run Corpus -v ./analyzers/persist
 func corpora(t *testing.T) string {
 	dir := os.Getenv("TOOLWALL_CORPORA")
 	if dir == "" {

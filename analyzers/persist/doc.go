@@ -6,7 +6,7 @@
 // defense-evasion and credential-access tactics as the Atomic Red Team
 // tests exercise them from a shell.
 //
-// Rules, all with stable ids (DESIGN.md, principle 4):
+// Rules, all with stable ids (every refusal teaches):
 //
 //   - persist.write-protected (deny), persist.write-sensitive (ask) and
 //     persist.write-system (ask under /etc and the system's programs and
@@ -107,6 +107,6 @@
 // [toolwall.TagCredential] for credential dumps, and
 // [toolwall.TagProcessControl] for stopping security services.
 //
-// In [toolwall.RootContext] the analyzer reports nothing (seed 004: the
+// In [toolwall.RootContext] the analyzer reports nothing (the
 // root helper gets only the catastrophic set).
 package persist

@@ -122,7 +122,7 @@ const (
 // Analyzer finds persistence, account changes, defense impairment and
 // credential dumping in Bash calls. It needs in.Script; a nil Script (a
 // non-Bash call, or a command that did not parse) yields nothing. In
-// [toolwall.RootContext] it reports nothing (seed 004: the root helper gets
+// [toolwall.RootContext] it reports nothing (the root helper gets
 // only the catastrophic set).
 var Analyzer = &analysis.Analyzer{
 	Name:  "persist",

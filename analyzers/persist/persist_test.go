@@ -80,7 +80,7 @@ func checkFinding(t *testing.T, f toolwall.Finding) {
 	}
 }
 
-// TestRoot: in RootContext nothing is reported (seed 004).
+// TestRoot: in RootContext nothing is reported.
 func TestRoot(t *testing.T) {
 	for _, c := range analysistest.ReadTSV(t, "root.txt", 1) {
 		cmd := c.Fields[0]

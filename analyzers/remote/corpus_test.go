@@ -12,7 +12,7 @@ import (
 )
 
 // TestBenignCorpora runs the analyzer on the benign corpora (NL2Bash,
-// tldr; see /work/shared/corpora/benign/*.README.md) for lines whose
+// tldr; see the corpora's benign/*.README.md) for lines whose
 // risk_hint is empty. Every stop must be listed in
 // testdata/corpus_stops.tsv with the reason it was kept; an unlisted stop
 // fails, and so does a listed line that no longer stops. Lines hinted

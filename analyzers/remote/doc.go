@@ -1,7 +1,7 @@
 // Package remote is the analyzer for code that arrives from the network
 // (or hidden in an encoded blob) and runs without anyone reading it, after
-// the pipe-to-shell and encoded-command patterns of seed 000's UnixShield
-// table and seed 004's "block the irreversible": once fetched code has
+// the pipe-to-shell and encoded-command patterns of the tool shield's UnixShield
+// table and the shell guardrail's "block the irreversible": once fetched code has
 // run, nothing can be taken back.
 //
 // Rules (all deny unless noted):

@@ -113,8 +113,7 @@ func TestCases(t *testing.T) {
 	}
 }
 
-// TestRootContext: the privileged helper gets nothing from this analyzer
-// (seed 004).
+// TestRootContext: the privileged helper gets nothing from this analyzer.
 func TestRootContext(t *testing.T) {
 	for _, r := range readTable(t, "cases.tsv", 3) {
 		rep, err := analyze(t, r.fields[2], toolwall.RootContext)

@@ -19,15 +19,15 @@ func corpusDir(t *testing.T) string {
 	if d := os.Getenv("TOOLWALL_CORPORA"); d != "" {
 		return d
 	}
-	return "../../../shared/corpora"
+	return filepath.Join("..", "..", "..", "shared", "corpora")
 }
 
 // TestBenignCorpora runs the analyzer alone on the commands of the
 // benign corpora (NL2Bash, tldr-pages) whose risk_hint is empty. Every
 // stop (ask or deny) must be in testdata/corpus_stops.tsv, where each was
 // read and judged with its reason; a new one fails the test, and so do
-// more than 0.1% of a corpus (DESIGN.md: "block the irreversible, not
-// the unusual").
+// more than 0.1% of a corpus (block the irreversible, not the
+// unusual).
 func TestBenignCorpora(t *testing.T) {
 	reviewed := map[string]string{}
 	for _, r := range analysistest.ReadTSV(t, "corpus_stops.tsv", 3) {

@@ -29,7 +29,7 @@
 // (shell.Command.Inv); no option is parsed here. What a path, a URL or a
 // token is comes from package places.
 //
-// Secrets in motion (issue 7 §4). Data reaches a network sink — an
+// Secrets in motion. Data reaches a network sink — an
 // argument, a header, a URL, a body, a DNS name, the standard input of an
 // upload, a /dev/tcp socket — from files it names, from what is piped
 // into it, from $(…) substitutions and from variables. Each source is
@@ -100,11 +100,11 @@
 // word when none matches. The service of a variable is read from its
 // name, never from its value.
 //
-// Sources: DESIGN.md ("read the shell as the shell does", "what cannot be
-// resolved is not safe", "block the irreversible"), seed 003 (read
+// Sources: the principles "read the shell as the shell does", "what cannot
+// be resolved is not safe" and "block the irreversible"; the tool-executor framework (read
 // sandbox deny_read of **/*.env and secrets; risk chains: sensitive read,
-// then egress), seed 004 (root context gets only the catastrophic set, so
-// this analyzer is silent there), issue 7 §4, MITRE ATT&CK T1552, T1555,
+// then egress), the shell guardrail (root context gets only the catastrophic set, so
+// this analyzer is silent there), MITRE ATT&CK T1552, T1555,
 // T1539, T1048, T1567, and the acceptance cases c190–c205, c296–c297,
 // c315–c316, c409.
 package secrets

@@ -96,7 +96,7 @@ const (
 // Analyzer reports reads, network sends and destruction of secret and
 // authentication files by shell commands, secret values and tokens sent
 // to hosts other than their own service, and credential tokens in URLs a
-// fetch tool is given. It reports nothing in RootContext (seed 004: the
+// fetch tool is given. It reports nothing in RootContext (the
 // root helper gets only the catastrophic set).
 var Analyzer = &analysis.Analyzer{
 	Name:  "secrets",

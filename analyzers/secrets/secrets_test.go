@@ -55,8 +55,8 @@ func TestCommands(t *testing.T) {
 	}
 }
 
-// TestRootContext checks that the analyzer is silent for the root helper
-// (seed 004), even on the commands it denies for the user.
+// TestRootContext checks that the analyzer is silent for the root helper,
+// even on the commands it denies for the user.
 func TestRootContext(t *testing.T) {
 	for _, row := range analysistest.ReadTSV(t, "commands.tsv", 3) {
 		r := analyze(t, row.Fields[2], toolwall.RootContext)
@@ -174,7 +174,7 @@ func BenchmarkAnalyzer(b *testing.B) {
 // limits (128 KiB, 4096 commands): a 3000-stage pipeline through tee, a
 // word holding 2000 substitutions, 1500 copies sent one by one, 1500
 // process substitutions, a 120 KB token-like word and 80 KB of program
-// text. The target (issue 7 §5) is at most 50 ms for any input, for the
+// text. The target is at most 50 ms for any input, for the
 // whole gate.
 func BenchmarkLarge(b *testing.B) {
 	for name, src := range map[string]string{

@@ -10,8 +10,8 @@ import (
 
 // Analyzer judges the "url" field of WebFetch calls with [Check]. A call
 // without a string "url" field is denied (ssrf.malformed): what cannot be
-// read cannot be judged safe. In RootContext it reports nothing (seed 004:
-// the privileged helper gets only the catastrophic set). A credential in
+// read cannot be judged safe. In RootContext it reports nothing
+// (the privileged helper gets only the catastrophic set). A credential in
 // the URL is the secrets analyzer's to judge.
 var Analyzer = &analysis.Analyzer{
 	Name:  "ssrf",
@@ -35,7 +35,7 @@ func run(_ context.Context, in *analysis.Input, r *analysis.Report) {
 		r.Add(res.Finding())
 	}
 	// A URL with a query string carries data out: after a secret read in
-	// the session, the chain rules ask (seed 003: sensitive read, then
+	// the session, the chain rules ask (sensitive read, then
 	// egress).
 	if pu, err := url.Parse(u); err == nil && pu.RawQuery != "" {
 		r.Tag(toolwall.TagEgress, "", "query string")

@@ -58,7 +58,7 @@ func (r Result) Finding() toolwall.Finding {
 }
 
 // Check judges a URL a fetch tool (WebFetch, an MCP fetch server) is
-// asked to read, before DNS (seed 003, "SSRF Protection": scheme check and
+// asked to read, before DNS ("SSRF Protection": scheme check and
 // pre-DNS host blocklist):
 //
 //   - a scheme other than http or https (file, gopher, ftp, dict, ldap,
@@ -180,7 +180,7 @@ func portLike(raw string) bool {
 // IsBlockedAddr reports whether a fetch must not connect to a: every
 // network but [places.Public]. A fetch executor calls it on each address
 // DNS returns (and again on each redirect hop), after [Check] has passed
-// the URL (seed 003, "Post-DNS IP validation").
+// the URL ("Post-DNS IP validation").
 func IsBlockedAddr(a netip.Addr) bool { return places.NetworkOf(a) != places.Public }
 
 // quote quotes a URL for a reason, shortened to 120 bytes.

@@ -1,5 +1,5 @@
 // Package ssrf judges URLs before a fetch, without DNS: the pre-DNS half
-// of seed 003's "SSRF Protection in WebScrapeExecutor" (scheme check and
+// of the tool-executor framework's "SSRF Protection in WebScrapeExecutor" (scheme check and
 // host blocklist), with the host read the way real URL parsers read it
 // ([places.ParseURL] says how, and which networks names and addresses
 // belong to).

@@ -1,5 +1,5 @@
 // Package unresolved asks about commands whose program cannot be known
-// before they run (DESIGN.md principle 2: what cannot be resolved is not
+// before they run (what cannot be resolved is not
 // safe): a command word that comes from a variable, an array, a command
 // substitution or a glob — "$x", "${a[@]}", "$(echo rm) -rf ~",
 // "/usr/bin/r[m]", "curl … | $SHELL". Every other analyzer recognises

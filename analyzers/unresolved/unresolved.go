@@ -17,7 +17,7 @@ const (
 )
 
 // Analyzer asks about Bash commands whose program toolwall cannot name. In
-// RootContext it reports nothing (seed 004).
+// RootContext it reports nothing.
 var Analyzer = &analysis.Analyzer{
 	Name:  "unresolved",
 	Rules: rules,

@@ -3,7 +3,7 @@
 // server on one database writes its audit records into one log, so an
 // outcome sent to replica B (POST /v1/record) attaches to the decision
 // replica A made, and `toolwall audit --store postgres` reads the whole
-// fleet's decisions in one place (issue 13: sessions, approvals and audit
+// fleet's decisions in one place (sessions, approvals and audit
 // through the same interfaces as the hook, in PostgreSQL for fleets).
 //
 // The store passes the conformance suite of every audit store

@@ -73,7 +73,7 @@ func records(t *testing.T, env []string, args ...string) []audit.Record {
 
 // TestHookAuditTurns: the records of a session's calls carry the user
 // turn they were made in, counted from its prompt events, though the hook
-// reads no session memory for a harmless call (issue 10).
+// reads no session memory for a harmless call.
 func TestHookAuditTurns(t *testing.T) {
 	env, _ := auditEnv(t, "")
 	prompt := func(session string) {

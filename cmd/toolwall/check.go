@@ -19,7 +19,7 @@ import (
 	"github.com/toolwall/toolwall/host"
 )
 
-// Exit statuses of toolwall check (DESIGN.md, "Decisions and where they go").
+// Exit statuses of toolwall check.
 const (
 	exitAllow = 0
 	exitUsage = 1

@@ -24,7 +24,7 @@ func newEval() *cobra.Command {
 		Long: `Reads case files and reports, per file and in total, how many cases passed.
 
 Formats by extension:
-  .jsonl  the acceptance format of shared/spec/README.md (id, tool, command|input,
+  .jsonl  the acceptance format of testdata/spec/FORMAT.md (id, tool, command|input,
           cwd, project, home, context, history, expect, rule)
   .tsv    expected<TAB>command, expected one of allow, warn, ask, deny, block
   other   one command a line; the expectation comes from --expect

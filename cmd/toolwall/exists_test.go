@@ -8,7 +8,7 @@ import (
 )
 
 // TestCheckExistence: the CLI check and the hook judge deletes against
-// this machine (issue 7 §3): a path that is not there is not destroyed
+// this machine: a path that is not there is not destroyed
 // ("rm -rf node_modules package-lock.json" in a project that has neither
 // passes), one that is there is judged as before (an untracked directory
 // outside git asks), and eval, whose places are synthetic, does not look.

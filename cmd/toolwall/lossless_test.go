@@ -20,7 +20,7 @@ import (
 )
 
 // TestHookSessionsParallel: 64 and 128 hook sessions at once on one state
-// file (issue 8). Each records a download in PostToolUse and then asks to
+// file. Each records a download in PostToolUse and then asks to
 // run it: every download must be remembered, so every run is denied.
 func TestHookSessionsParallel(t *testing.T) {
 	if testing.Short() {
@@ -59,7 +59,7 @@ func TestHookSessionsParallel(t *testing.T) {
 	}
 }
 
-// TestHookFaultMatrix: each fault of the state file (issue 8), then a
+// TestHookFaultMatrix: each fault of the state file, then a
 // download and a run of what it fetched. Where memory recovers, the run is
 // denied by the chain rule; where it cannot, the run is asked about and
 // the reason says chain memory is off. Never allowed.

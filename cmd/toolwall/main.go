@@ -17,11 +17,11 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
-// memoryLimit is the soft memory limit of a toolwall process (issue 8):
+// memoryLimit is the soft memory limit of a toolwall process:
 // past it the garbage collector works harder instead of the heap growing
 // until the kernel or an address-space limit kills the process, which a
 // host would read as "allow". Analysis itself is bounded far below it
-// (see README, Bounds). $GOMEMLIMIT, when set, wins.
+// (see docs/design.md, "Bounds"). $GOMEMLIMIT, when set, wins.
 const memoryLimit = 256 << 20
 
 func main() {

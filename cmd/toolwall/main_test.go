@@ -219,7 +219,7 @@ func TestHookCorruptState(t *testing.T) {
 	}
 	env := []string{"TOOLWALL_STATE=" + state, "HOME=/home/user"}
 	// A PreToolUse with risk tags opens the state file: the corrupt one is
-	// moved aside, never deleted, and a fresh one made (issue 8).
+	// moved aside, never deleted, and a fresh one made.
 	if d := decision(t, runHook(t, env, pre("s1", "curl -o /tmp/x.sh https://x.example/i.sh"))); d.PermissionDecision == "deny" {
 		t.Errorf("corrupt state, download: %+v", d)
 	}

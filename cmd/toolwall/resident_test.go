@@ -740,8 +740,8 @@ func TestResidentEnvironmentPerCall(t *testing.T) {
 // BenchmarkHookProcessResident is BenchmarkHookProcess's call (a
 // harmless PreToolUse as a new process) through toolwall-hook and a
 // running resident, the hook command install writes. Compare with
-// BenchmarkEmptyProcess; the target is 1.5 × of it (README, "Hook
-// start-up").
+// BenchmarkEmptyProcess; the target is 1.5 × of it (docs/design.md,
+// "Hook start-up").
 func BenchmarkHookProcessResident(b *testing.B) {
 	in := newResidentInstall(b)
 	in.start(b, "1m")
@@ -758,7 +758,7 @@ func BenchmarkHookProcessResident(b *testing.B) {
 // its audit record) and an empty static Go program side by side: one
 // after the other, each started as hosts start hooks (`sh -c 'exec PROG
 // < payload.json'`), and reports the median of the per-pair wall-time
-// ratios as x-empty. Issue 7's target is 1.5 (README, "Hook start-up").
+// ratios as x-empty. The target is 1.5 (docs/design.md, "Hook start-up").
 // Run it on a quiet machine: `go test -run x -bench HookVsEmpty
 // -benchtime 200x ./cmd/toolwall`.
 func BenchmarkHookVsEmpty(b *testing.B) { hookVsEmpty(b, "git status") }

@@ -32,7 +32,7 @@ func newRun() *cobra.Command {
 		Use:   "run [flags] -- COMMAND...",
 		Short: "Run a shell command through the shell executor, re-checked by the gate",
 		Long: `Run a shell command with bash -c after toolwall's gate has judged it (the
-re-check at the execution boundary, seed 004). The command's words after --
+re-check at the execution boundary). The command's words after --
 are joined by spaces:
   toolwall run -- 'go test ./... 2>&1 | tail -20'
 

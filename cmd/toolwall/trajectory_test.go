@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestHookTrajectory drives the trajectory risk through hook processes
-// (issue 14): with [trajectory] enabled, three refused calls make the
+// TestHookTrajectory drives the trajectory risk through hook processes:
+// with [trajectory] enabled, three refused calls make the
 // session critical, so a harmless Write is then denied by
 // trajectory.critical while a Read runs; explain --session shows the
 // level and what raised it; the user's next prompt lowers it and the

@@ -1,5 +1,5 @@
 // Package executortest holds conformance checks for executor wrappers
-// (seed 003's "ToolExecutor trait contract"): [Forwarding] calls every
+// (the tool-executor framework's "ToolExecutor trait contract"): [Forwarding] calls every
 // method of executor.Executor — found by reflection, so a method added to
 // the interface is covered without editing the tests — through a wrapper
 // around a [Recorder] and fails when the wrapper did not consult its inner

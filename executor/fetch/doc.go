@@ -1,4 +1,4 @@
-// Package fetch is the fetch executor: seed 003's WebScrapeExecutor with
+// Package fetch is the fetch executor: the tool-executor framework's WebScrapeExecutor with
 // its layered SSRF defence, on toolwall's gate. For one WebFetch call:
 //
 //  1. the gate judges the call before anything is resolved (the ssrf,
@@ -34,5 +34,5 @@
 // across a redirect to another host, and the egress records name the
 // calling tool. With Options.Reuse the executor keeps one pinned client
 // per resolved address set and reuses its connections while the host
-// keeps resolving to that set (seed 003's search client).
+// keeps resolving to that set (the tool-executor framework's search client).
 package fetch

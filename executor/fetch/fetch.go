@@ -92,7 +92,7 @@ type Options struct {
 	// Reuse keeps one pinned client per resolved address set — the
 	// addresses sorted and without repeats, with the scheme and port —
 	// and reuses it, idle connections included, for every request whose
-	// host resolves to the same set (seed 003: the search client "is
+	// host resolves to the same set (the search client "is
 	// cached and reused across calls keyed by the resolved (sorted,
 	// deduplicated) address set … while preserving SSRF address-pinning on
 	// every resolution change"). At most MaxClients are kept. Without it
@@ -104,7 +104,7 @@ type Options struct {
 // recently used one is dropped, its idle connections closed.
 const MaxClients = 8
 
-// Executor is the fetch executor (seed 003's WebScrapeExecutor with its
+// Executor is the fetch executor (the tool-executor framework's WebScrapeExecutor with its
 // SSRF defence). It implements executor.Executor with one tool,
 // "WebFetch", whose input is {"url": string}. Safe for concurrent use.
 type Executor struct {
@@ -164,7 +164,7 @@ func (e *Executor) Confirmation(ctx context.Context, call toolwall.Call) *pipeli
 // an effect of its own.
 func (e *Executor) Speculatable(toolwall.Call) bool { return false }
 
-// Hop is one request of a fetch: the egress event of seed 003's audit
+// Hop is one request of a fetch: the egress event of the tool-executor framework's audit
 // log ("EgressEvent with per-hop emission").
 type Hop struct {
 	// URL is the URL requested.

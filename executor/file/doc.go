@@ -1,4 +1,4 @@
-// Package file is the file executor of seed 003: Read, Write, Edit, LS
+// Package file is the file executor of the tool-executor framework: Read, Write, Edit, LS
 // and Glob inside a set of roots, each call re-checked by the gate.
 //
 //   - Paths are made absolute against the call's working directory and
@@ -10,7 +10,7 @@
 //     hide its target from the write rules of the gate's file analyzers
 //     (protected files, git hooks, shell start-up files, toolwall's own
 //     files).
-//   - The read sandbox ([tools.file] of seed 003): deny_read globs with
+//   - The read sandbox ([tools.file] of the tool-executor framework): deny_read globs with
 //     allow_read exceptions layered on top; empty deny_read is inactive.
 //     It applies to Read and to Edit (whose success tells whether a text
 //     is in the file).

@@ -64,7 +64,7 @@ type Options struct {
 	// path whose canonical form — symbolic links resolved — is outside
 	// every root is refused.
 	Roots []string
-	// DenyRead and AllowRead are the read sandbox of seed 003
+	// DenyRead and AllowRead are the read sandbox of the tool-executor framework
 	// ([tools.file]): a read is refused when the canonical path matches a
 	// DenyRead glob and no AllowRead glob. Empty DenyRead means the
 	// sandbox is inactive, whatever AllowRead says. Globs use ** for any

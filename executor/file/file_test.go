@@ -108,7 +108,7 @@ func TestFile(t *testing.T) {
 }
 
 // TestSandboxInactive: an empty deny_read list means no read sandbox,
-// whatever allow_read says (seed 003).
+// whatever allow_read says.
 func TestSandboxInactive(t *testing.T) {
 	project, _ := layout(t)
 	e, err := file.New(file.Options{Gate: engine.New(engine.Options{}), Project: project, AllowRead: []string{"**/nothing"}})

@@ -1,4 +1,4 @@
-// Package outfilter is the declarative output-filter pipeline of seed 003
+// Package outfilter is the declarative output-filter pipeline of the tool-executor framework
 // ("unified declarative TOML engine with 9 strategy types ... and 25
 // embedded built-in rules; user-configurable via a filters.toml placed
 // next to config.toml"): it shortens what a shell command printed before

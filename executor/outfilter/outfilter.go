@@ -19,7 +19,7 @@ import (
 	"github.com/toolwall/toolwall/pipeline"
 )
 
-// Strategy kinds (seed 003's nine).
+// Strategy kinds (the tool-executor framework's nine).
 const (
 	StripNoise     = "strip_noise"     // drop lines matching patterns (default: progress and spinner lines), ANSI codes and blank runs
 	Truncate       = "truncate"        // keep the first head and last tail lines
@@ -97,7 +97,7 @@ func Parse(name string, data []byte) (*Pipeline, error) {
 }
 
 // PathNextTo returns where a user's filters.toml lives: beside the
-// configuration file config (seed 003: "a filters.toml placed next to
+// configuration file config ("a filters.toml placed next to
 // config.toml").
 func PathNextTo(config string) string { return filepath.Join(filepath.Dir(config), "filters.toml") }
 

@@ -1,4 +1,4 @@
-// Package schema is seed 003's dynamic tool-schema filter
+// Package schema is the tool-executor framework's dynamic tool-schema filter
 // (ToolSchemaFilter): of an executor's tool definitions, only the top K
 // most relevant to the user's query are shown to the model, which keeps a
 // large tool catalogue out of the context; tools marked always-on are

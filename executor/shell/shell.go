@@ -20,7 +20,7 @@ import (
 )
 
 // ExitRefused is the exit status of a command toolwall refused: the
-// shell never started (seed 004: "終了ステータス 126"; POSIX uses 126 for
+// shell never started ("終了ステータス 126"; POSIX uses 126 for
 // "found but not executable").
 const ExitRefused = 126
 
@@ -38,7 +38,7 @@ type Options struct {
 	// uses (engine.New). nil refuses every command.
 	Gate toolwall.Shield
 	// Context is the privilege the executor runs with: toolwall.UserContext
-	// (default) or toolwall.RootContext (seed 004: a root helper gets only
+	// (default) or toolwall.RootContext (a root helper gets only
 	// the catastrophic set). It overrides whatever the call says.
 	Context toolwall.ExecContext
 	// Audit receives the record of every command before it runs, and its

@@ -31,7 +31,7 @@ const (
 // bound; the command is then refused, not run unprotected.
 var ErrSnapshotTooLarge = errors.New("snapshot over its bound")
 
-// Transaction is the transactional mode of the shell executor (seed 003's
+// Transaction is the transactional mode of the shell executor (the tool-executor framework's
 // shell::transaction): before a command runs, the files it may change are
 // snapshotted; when it exits non-zero they are put back byte for byte —
 // contents, modes, modification times, symbolic links, deleted files and

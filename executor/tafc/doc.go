@@ -1,4 +1,4 @@
-// Package tafc is seed 003's TAFC, Think-Augmented Function Calling: a
+// Package tafc is the tool-executor framework's TAFC, Think-Augmented Function Calling: a
 // reasoning step before tool selection, in which a model is shown the
 // user's request and the available tools and asked to think about which
 // tools fit before the agent's model picks one.

@@ -1,4 +1,4 @@
-// Package websearch is the web_search executor of seed 003
+// Package websearch is the web_search executor of the tool-executor framework
 // ("WebSearchExecutor — the web_search tool: issues a natural-language
 // query to an external search provider (Brave) and returns ranked
 // title/url/snippet results without requiring a pre-known URL. Reuses

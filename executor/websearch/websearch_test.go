@@ -185,7 +185,7 @@ func newProvider(t testing.TB) *provider {
 }
 
 // resolver maps names to addresses: the provider's real name to the
-// loopback provider, the way a test resolver must (issue 14).
+// loopback provider, the way a test resolver must.
 type resolver map[string][]netip.Addr
 
 func (r resolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
@@ -406,7 +406,7 @@ func TestCleaned(t *testing.T) {
 }
 
 // TestSecretThenSearch: a search after a secret read in the session is
-// egress after a secret read (seed 003's chain), judged on the request
+// egress after a secret read (the tool-executor framework's chain), judged on the request
 // to the provider; the provider never sees it.
 func TestSecretThenSearch(t *testing.T) {
 	p := newProvider(t)

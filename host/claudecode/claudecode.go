@@ -88,7 +88,7 @@ func (p Payload) Request(tool func(toolwall.Call) toolwall.Call) (host.Request, 
 		return req, nil
 	case looksPreToolUse(p.HookEventName):
 		// A misspelled deciding event must not pass as one toolwall
-		// ignores: that would be an allow (issue 8).
+		// ignores: that would be an allow.
 		return req, host.Malformed(fmt.Sprintf("hook_event_name %q is no event a hook receives; it looks like a misspelling of PreToolUse", p.HookEventName))
 	default:
 		return req, nil

@@ -2,7 +2,7 @@
 // PostToolUse, PostToolUseFailure and UserPromptSubmit.
 //
 // Protocol (Claude Code hooks reference, code.claude.com/docs/en/hooks;
-// shared/reference/agent-hosts.md §1): one JSON object on stdin with
+// the agent-host protocol notes): one JSON object on stdin with
 // session_id, cwd, permission_mode, hook_event_name and, per event,
 // tool_name / tool_input / tool_use_id (PreToolUse), tool_response and
 // duration_ms (PostToolUse), error (PostToolUseFailure) or prompt

@@ -32,7 +32,7 @@
 // ~/Documents/Cline/Hooks, ~/.cline/hooks, .clinerules/hooks and
 // .cline/hooks, a file named after the hook with or without an extension,
 // run by the interpreter of its #! line (0.0.78
-// sdk/packages/shared/src/storage/paths.ts resolveHooksConfigSearchPaths,
+// the SDK's shared package, src/storage/paths.ts resolveHooksConfigSearchPaths,
 // sdk/packages/core/src/hooks/hook-file-config.ts, hook-file-hooks.ts
 // inferHookCommand): one set of scripts serves both, and each call is
 // judged once.
@@ -63,7 +63,7 @@
 //     that is not an object (a bare command line, a list) arrives with no
 //     parameters at all. Such a string is decoded where the tool takes a
 //     list or an object, as Cline's runtime does itself
-//     (sdk/packages/shared/src/parse/json.ts
+//     (the SDK's shared package, src/parse/json.ts
 //     normalizeJsonLikeStringsForSchema); string arguments (a file's
 //     content that is JSON, say) are left as they are.
 //

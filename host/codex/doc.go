@@ -1,8 +1,8 @@
 // Package codex is the OpenAI Codex CLI adapter.
 //
 // Protocol (openai/codex codex-rs/hooks: events/pre_tool_use.rs,
-// engine/output_parser.rs, schema.rs; shared/reference/agent-hosts.md
-// §2): the payload is Claude Code's shape (session_id, turn_id, cwd,
+// engine/output_parser.rs, schema.rs; the agent-host protocol
+// notes): the payload is Claude Code's shape (session_id, turn_id, cwd,
 // hook_event_name, tool_name, tool_input, tool_use_id). The shell tools
 // (shell, exec_command, unified exec) arrive as tool_name "Bash" with
 // tool_input.command; every file edit arrives as "apply_patch" with the

@@ -2,7 +2,7 @@
 //
 // Protocol (github/docs copilot-cli-reference/cli-hooks-reference.md and
 // hooks-configuration.md; github/copilot-cli changelog;
-// shared/reference/agent-hosts.md §5): with camelCase events in the
+// the agent-host protocol notes): with camelCase events in the
 // configuration (preToolUse, postToolUse, userPromptSubmitted) the
 // payload is {sessionId?, timestamp, cwd, toolName, toolArgs} where
 // toolArgs is documented as a JSON-encoded string and sent as an object

@@ -1,8 +1,8 @@
 // Package gemini is the Gemini CLI adapter.
 //
 // Protocol (google-gemini/gemini-cli docs/hooks/reference.md and
-// packages/core/src/hooks/hookRunner.ts; shared/reference/agent-hosts.md
-// §3): events BeforeTool, AfterTool and BeforeAgent (a user prompt: the
+// packages/core/src/hooks/hookRunner.ts; the agent-host protocol
+// notes): events BeforeTool, AfterTool and BeforeAgent (a user prompt: the
 // next turn); the payload has session_id, transcript_path, cwd,
 // hook_event_name, timestamp, tool_name, tool_input and, for MCP tools,
 // mcp_context. Tools: run_shell_command {command, dir_path}, write_file

@@ -20,7 +20,7 @@ import (
 	"github.com/toolwall/toolwall/host/windsurf"
 )
 
-// All returns every adapter, in the order the README lists the hosts.
+// All returns every adapter, in the order docs/hosts.md lists the hosts.
 func All() []host.Adapter {
 	return []host.Adapter{
 		claudecode.Adapter{}, codex.Adapter{}, gemini.Adapter{}, cursor.Adapter{},

@@ -4,6 +4,6 @@
 // a crash inside the gate, a deny and an ask over every tool call of the
 // goldens, and a fuzz target. Each adapter's test supplies a [View]: how
 // its host reads a hook's answer, written from the host's documentation
-// and source (shared/reference/agent-hosts.md), so the suite checks what
+// and source (the agent-host protocol notes), so the suite checks what
 // the host will do, not only what toolwall printed.
 package hosttest

@@ -185,7 +185,7 @@ func Run(t *testing.T, a host.Adapter, view View) {
 	})
 	t.Run("trailing-data", func(t *testing.T) {
 		// A valid payload followed by more data is not one payload: a
-		// second object or text after it must not be ignored (issue 8).
+		// second object or text after it must not be ignored.
 		for _, g := range goldens {
 			if !g.pre() || len(g.Calls) == 0 {
 				continue

@@ -1,7 +1,7 @@
 // Package qwen is the Qwen Code adapter.
 //
 // Protocol (QwenLM/qwen-code docs/users/features/hooks.md;
-// shared/reference/agent-hosts.md §12): Claude Code's payload and answer
+// the agent-host protocol notes): Claude Code's payload and answer
 // (session_id, cwd, hook_event_name PreToolUse / PostToolUse /
 // UserPromptSubmit, permission_mode default|plan|auto_edit|yolo,
 // tool_name, tool_input, tool_use_id, tool_call_id) with Gemini CLI's

@@ -168,7 +168,7 @@ func Gemini(r host.Response, pre bool) Reading {
 	return bad
 }
 
-// Cursor reads an answer as Cursor does with failClosed (§4): stdout must
+// Cursor reads an answer as Cursor does with failClosed: stdout must
 // be JSON; {"permission":"deny"} denies (agent_message to the model),
 // "ask" asks, "allow" allows; other events take {} or {"continue":true}.
 // Output that is not JSON blocks under failClosed but says nothing: it is

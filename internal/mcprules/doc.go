@@ -1,7 +1,7 @@
 // Package mcprules is the catalog of the rule ids the MCP proxy
 // (package mcpproxy) reports itself, beside the ids of the analysis its
 // calls go through, so that `toolwall rules` lists the hooks' and the
-// proxy's rules together (issue 13: "Hooks and the proxy share rule ids,
+// proxy's rules together ("Hooks and the proxy share rule ids,
 // so `toolwall rules` covers both").
 //
 // It is a package of its own, importing neither the MCP SDK nor

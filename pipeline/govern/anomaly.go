@@ -20,7 +20,7 @@ const (
 
 func (s Severity) String() string { return [...]string{"none", "warning", "critical"}[s] }
 
-// AnomalyOptions configure the detector (seed 003's [tools.anomaly]).
+// AnomalyOptions configure the detector (the tool-executor framework's [tools.anomaly]).
 type AnomalyOptions struct {
 	// Window is how many recent outcomes are looked at (default 10).
 	Window int

@@ -18,7 +18,7 @@ const (
 	Deny  Effect = "deny"
 )
 
-// AuthRule is one [[tools.authorization.rules]] entry (seed 003): a glob
+// AuthRule is one [[tools.authorization.rules]] entry: a glob
 // over the fully-qualified tool id and an effect, optionally narrowed to
 // callers (globs; "" is the primary agent) and trust levels.
 type AuthRule struct {

@@ -1,15 +1,15 @@
-// Package govern is seed 003's governance layer for the tool pipeline:
+// Package govern is the tool-executor framework's governance layer for the tool pipeline:
 // capability scopes over namespaced tool ids, authorization rules, trust
 // levels and a trust gate, a per-session quota, an anomaly detector, and
 // errors classified by phase. Every piece is a pipeline.Middleware;
 // [Stack] installs them in the order below.
 //
-// Evaluation order, outermost first (seed 003: "ScopedToolExecutor →
+// Evaluation order, outermost first ("ScopedToolExecutor →
 // PolicyGateExecutor → TrustGateExecutor → CompositeExecutor"):
 //
 //	anomaly → scope → policy (the toolwall shield) → authorization → trust → quota → tools
 //
-// Policy before authorization. Seed 003's documentation says the
+// Policy before authorization. The tool-executor framework's documentation says the
 // authorization rules are "evaluated after [tools.policy] rules
 // (first-match-wins)" and that "[tools.policy] always takes precedence",
 // while its code appends both to one first-match list, where an earlier
@@ -25,8 +25,8 @@
 // both.
 //
 // Refusals are soft errors the model sees, "<phase>_blocked: <reason>"
-// (seed 003's quota_blocked), and [Classify] maps any result or error to
-// its [Phase]. The anomaly detector only reports (seed 003: "blocking is
+// (the tool-executor framework's quota_blocked), and [Classify] maps any result or error to
+// its [Phase]. The anomaly detector only reports ("blocking is
 // the trust/policy layer's job"). Caller identity (toolwall.Call.Caller:
 // "" for the primary agent, else a named sub-agent, which the hook
 // adapters take from the host — Claude Code's agent_type or agent_id)

@@ -8,7 +8,7 @@ import (
 	"github.com/toolwall/toolwall/pipeline"
 )
 
-// Phase is where in a tool call's life an error arose (seed 003's
+// Phase is where in a tool call's life an error arose (the tool-executor framework's
 // error_taxonomy).
 type Phase string
 

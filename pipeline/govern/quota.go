@@ -8,7 +8,7 @@ import (
 	"github.com/toolwall/toolwall/pipeline"
 )
 
-// Quota limits the tool calls of each session (seed 003's
+// Quota limits the tool calls of each session (the tool-executor framework's
 // max_tool_calls_per_session). Only a first attempt counts: a call with
 // the same tool and input as one that failed in the session, and has not
 // succeeded since, is a retry and is free. When the quota is spent a new

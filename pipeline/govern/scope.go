@@ -13,7 +13,7 @@ import (
 	"github.com/toolwall/toolwall/pipeline"
 )
 
-// Namespaces of fully-qualified tool ids (seed 003). Built-in and skill
+// Namespaces of fully-qualified tool ids. Built-in and skill
 // tools are known when the scopes are compiled; MCP, ACP and A2A tools
 // register later.
 var (
@@ -101,7 +101,7 @@ type scopePattern struct {
 }
 
 // Provisional is a dynamic-namespace pattern that matches no tool yet:
-// not an error, since its tools register later (seed 003's
+// not an error, since its tools register later (the tool-executor framework's
 // ProvisionalDeadPattern).
 type Provisional struct{ Scope, Pattern string }
 

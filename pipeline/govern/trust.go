@@ -9,7 +9,7 @@ import (
 	"github.com/toolwall/toolwall/pipeline"
 )
 
-// Level is a caller's trust level (seed 003's SkillTrustLevel).
+// Level is a caller's trust level (the tool-executor framework's SkillTrustLevel).
 type Level string
 
 // Trust levels, most trusted first. Quarantined is the default.
@@ -46,7 +46,7 @@ type TrustOptions struct {
 	Confirm []string
 }
 
-// Trust is the trust gate (seed 003's TrustGateExecutor):
+// Trust is the trust gate (the tool-executor framework's TrustGateExecutor):
 //
 //   - blocked: every call refused;
 //   - quarantined: only the Quarantine tools;

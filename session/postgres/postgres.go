@@ -79,7 +79,7 @@ var migrations = [][]string{
 		`CREATE INDEX ON S.staged (session, key)`,
 	},
 	{
-		// Trajectory risk events (issue 14).
+		// Trajectory risk events.
 		`CREATE TABLE S.risk (
 			seq      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 			session  bytea NOT NULL,

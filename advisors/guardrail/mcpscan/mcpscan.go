@@ -1,5 +1,5 @@
 // Package mcpscan finds MCP servers listening on loopback ports, for the
-// guardrail's safety experiences (seed 001's auto-detection). It lives
+// guardrail's safety experiences (the LLM security analyzer's auto-detection). It lives
 // apart from package guardrail, and imports none of toolwall, so that a
 // program that never detects links no HTTP client and the toolwall-llm
 // helper that runs it links nothing else of toolwall.
@@ -32,7 +32,7 @@ const MaxPorts = 16
 // (an MCP initialize request, Streamable HTTP transport, endpoint /mcp)
 // and returns the names the servers give in their serverInfo, sorted,
 // without repeats (guardrail.Canonical turns them into set names). It is
-// seed 001's auto_detect_safety_experiences with the edges its review
+// the LLM security analyzer's auto_detect_safety_experiences with the edges its review
 // asked for: it runs only when called with ports (an explicit opt-in:
 // guardrail.Experiences.DetectPorts), probes only the loopback address,
 // at most MaxPorts ports (the rest are ignored with a warning) within

@@ -1,5 +1,5 @@
 // Package netguard judges network addresses after DNS: the post-DNS half
-// of seed 003's SSRF defence ("all resolved socket addresses are checked
+// of the tool-executor framework's SSRF defence ("all resolved socket addresses are checked
 // against private, loopback, link-local, and unspecified ranges, including
 // IPv4-mapped IPv6"), widened to every special-purpose block of the IANA
 // registries (RFC 6890 and its updates) and to every IPv6 form that
@@ -34,7 +34,7 @@
 // service, a test server on 127.0.0.2): an address in Allow passes, and
 // so does its IPv4-mapped form, nothing else.
 //
-// [BlockedName] is the pre-DNS name blocklist of seed 003: localhost,
+// [BlockedName] is the pre-DNS name blocklist of the tool-executor framework: localhost,
 // *.localhost, *.internal, *.local, and other intranet suffixes.
 //
 // The gate reads URLs before DNS with package places (places.ParseURL:

@@ -13,7 +13,7 @@ import (
 func Rules() []analysis.Rule {
 	out := []analysis.Rule{
 		{ID: "shell.parse-error", Action: toolwall.Warn, Protects: "against commands that do not parse as shell (bash runs none of them; whatever still parses is judged)", Example: `echo "unbalanced`},
-		{ID: "shell.unreadable-code", Action: toolwall.Ask, Protects: "against commands that do not parse here but hold a substitution, heredoc or process substitution, which bash reads in places this reader cannot (what it would run is unknown)", Example: ": ${v:=$(sh <<'E'\nrm -rf ~/x\nE)}"},
+		{ID: "shell.unreadable-code", Action: toolwall.Ask, Protects: "against commands that do not parse here but hold a substitution, heredoc or process substitution, which bash reads in places this reader cannot (what it would run is unknown)", Example: "((sh <<'E'\nrm -rf ~/x\nE) )"},
 		{ID: RulePowerShellParse, Action: toolwall.Ask, Protects: "against PowerShell commands toolwall cannot read (what they would run is unknown)", Example: `PowerShell {"command": "Write-Output 'unterminated"}`},
 		{ID: "shell.unclosed-heredoc", Action: toolwall.Ask, Protects: "against a program fed to a shell or interpreter through a heredoc that is never closed (it would run whatever text follows)", Example: "bash <<EOF"},
 		{ID: "shell.lookalike-dash", Action: toolwall.Ask, Protects: "against a command spelled with characters that look like dashes, when the ASCII spelling would be stopped", Example: "git reset \u2010\u2010hard"},

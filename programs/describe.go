@@ -74,6 +74,20 @@ func (p *Program) describe(b *strings.Builder, in string) {
 		}
 		traits = append(traits, t)
 	}
+	for _, f := range p.Flows {
+		t := "what it writes or prints is what it reads, " + f.Kind
+		if len(f.Cond) > 0 {
+			t += " if " + conds(f.Cond)
+		}
+		traits = append(traits, t)
+	}
+	for _, r := range p.Runs {
+		t := "runs as code: " + strings.Join(r.Files, " ")
+		if len(r.Cond) > 0 {
+			t += " if " + conds(r.Cond)
+		}
+		traits = append(traits, t)
+	}
 	for _, wd := range p.Workdirs {
 		t := "its command starts in " + wd.Dir
 		if len(wd.Cond) > 0 {

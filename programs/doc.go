@@ -66,6 +66,16 @@
 //	                       option of role cd says ("/" for chroot, "~")
 //	writes-tree [if COND]  writes entries it does not name under its
 //	                       working directory (tar -x, unzip)
+//	flow KIND [if COND]    what the files it writes and the text it
+//	                       prints are made of: what it reads (files,
+//	                       URLs, stdin) passed through as KIND — copy
+//	                       (cp, tee, cat), decoded (base64 -d, xxd -r),
+//	                       archive (tar -x, unzip), transformed (sed,
+//	                       tr, awk), network (curl, git clone: a URL's
+//	                       content); origins follow it (provenance)
+//	runs FILE… [if COND]   files under its working directory it runs
+//	                       as code (git commit: .git/hooks/pre-commit;
+//	                       "." for everything there)
 //	shellconfig KEY…       configuration keys (KEY=VALUE through an option
 //	                       of role config) whose value is a shell command
 //	                       it runs; "*" ends a prefix, "=!" at the end

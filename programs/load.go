@@ -316,6 +316,19 @@ func parseEntries(file, text string, first int) ([]*Program, error) {
 			if _, cond, ok := strings.Cut(" "+rest, " if "); ok {
 				cur.TreeWrites = parseCond(cond)
 			}
+		case "flow":
+			kind, cond, _ := strings.Cut(rest, " if ")
+			kind = strings.TrimSpace(kind)
+			if !slices.Contains(FlowKinds, kind) {
+				return nil, fail("unknown flow %q", kind)
+			}
+			cur.Flows = append(cur.Flows, FlowRule{Kind: kind, Cond: parseCond(cond)})
+		case "runs":
+			files, cond, _ := strings.Cut(rest, " if ")
+			if len(strings.Fields(files)) == 0 {
+				return nil, fail("runs names no file")
+			}
+			cur.Runs = append(cur.Runs, RunsRule{Files: strings.Fields(files), Cond: parseCond(cond)})
 		case "shellconfig":
 			for _, k := range strings.Fields(rest) {
 				cur.ShellConfig = append(cur.ShellConfig, strings.ToLower(k))
@@ -573,6 +586,16 @@ func (p *Program) index() error {
 	}
 	if err := check(p.TreeWrites); err != nil {
 		return err
+	}
+	for _, f := range p.Flows {
+		if err := check(f.Cond); err != nil {
+			return err
+		}
+	}
+	for _, r := range p.Runs {
+		if err := check(r.Cond); err != nil {
+			return err
+		}
 	}
 	if err := check(p.PrintsIf); err != nil {
 		return err

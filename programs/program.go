@@ -135,6 +135,16 @@ type Program struct {
 	// name under its working directory (tar -x, unzip).
 	TreeWrites []Cond
 	HasTree    bool
+	// Flows say what the files it writes and the text it prints are made
+	// of: the files and URLs it reads, and its standard input, passed
+	// through as Kind ("copy", "decoded", "archive", "transformed",
+	// "network"); the first whose condition holds applies. A program
+	// without one passes no origin on (package provenance).
+	Flows []FlowRule
+	// Runs are files under its working directory that it runs as code
+	// when Cond holds (git commit runs .git/hooks/pre-commit); "." is
+	// everything there (go generate).
+	Runs []RunsRule
 	// ShellConfig lists configuration keys (lower-case; "*" ends a
 	// prefix) whose values, set with an option of role Config
 	// (KEY=VALUE), are shell commands the program runs; a key ending in
@@ -178,6 +188,23 @@ type spelled struct {
 	arg   Arg
 	words int
 }
+
+// FlowRule is one "flow" directive: when Cond holds, what the program
+// writes or prints is made of what it reads, passed through as Kind.
+type FlowRule struct {
+	Kind string
+	Cond []Cond
+}
+
+// RunsRule is one "runs" directive: when Cond holds, the program runs
+// Files (relative to its working directory) as code.
+type RunsRule struct {
+	Files []string
+	Cond  []Cond
+}
+
+// FlowKinds are the kinds a "flow" directive may name.
+var FlowKinds = []string{"copy", "decoded", "archive", "transformed", "network"}
 
 // Workdir is where a program's command starts when Cond holds.
 type Workdir struct {

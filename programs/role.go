@@ -49,6 +49,7 @@ const (
 	Split                 // a string split into words that start the command to run (env -S)
 	Xfer                  // a path that may be remote (host:path): a local one is read and sent (scp, rsync sources)
 	XferDest              // a transfer destination that may be remote: a local one is written (scp, rsync)
+	Package               // a package to install: a name the registry resolves, or a URL, a VCS source or a path whose code comes from there (pip install, npm install)
 	numRoles
 )
 
@@ -57,7 +58,7 @@ var roleNames = [numRoles]string{
 	"chmod", "chown", "mode", "owner", "cd", "exec", "source", "argv", "shell", "shelljoin",
 	"remote", "code", "host", "url", "upload", "data", "mount", "image", "env", "user",
 	"skip", "items", "link", "create", "config", "archive", "bang", "command", "keys", "split",
-	"xfer", "xferdest",
+	"xfer", "xferdest", "package",
 }
 
 // String returns the role's name as written in the catalog.

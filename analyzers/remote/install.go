@@ -176,7 +176,7 @@ func buildInputs(c *shell.Command, cwd string) []string {
 		}
 		var out []string
 		targets := v.Values("editable")
-		for _, w := range v.OperandsOf(programs.None) {
+		for _, w := range v.OperandsOf(programs.None, programs.Package) {
 			if w.Value == "." || strings.HasPrefix(w.Value, "./") || strings.HasPrefix(w.Value, "/") || strings.HasPrefix(w.Value, "../") {
 				targets = append(targets, w)
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/toolwall/toolwall/analyzers/agents"
 	"github.com/toolwall/toolwall/analyzers/destroy"
 	"github.com/toolwall/toolwall/analyzers/files"
+	"github.com/toolwall/toolwall/analyzers/flow"
 	"github.com/toolwall/toolwall/analyzers/ops"
 	"github.com/toolwall/toolwall/analyzers/persist"
 	"github.com/toolwall/toolwall/analyzers/remote"
@@ -47,5 +48,6 @@ func with(d *analysis.Analyzer) []*analysis.Analyzer {
 		files.Analyzer,
 		ssrf.Analyzer,
 		unresolved.Analyzer,
+		flow.Analyzer,
 	}
 }

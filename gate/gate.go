@@ -216,7 +216,7 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 	}
 	t.mark()
 	if g.store != nil && call.Session != "" {
-		more, carried, err := g.recall(ctx, call.Session, findings, effects)
+		more, carried, err := g.recall(ctx, call, findings, effects)
 		effects = carried
 		if err != nil {
 			g.log.Warn("toolwall: session memory unavailable for this call", "session", call.Session, "err", err)
@@ -224,6 +224,11 @@ func (g *Gate) Evaluate(ctx context.Context, call toolwall.Call) (v toolwall.Ver
 			notes = append(notes, off)
 		}
 		findings = append(findings, more...)
+	}
+	if g.store == nil || call.Session == "" {
+		// without session memory, the flows of this call alone
+		more, traced, _ := g.trace(call, nil, effects)
+		findings, effects = append(findings, g.enabled(more)...), traced
 	}
 	if off != "" {
 		if f, ok := g.memoryOff(ctx, call, effects, off); ok {
@@ -336,6 +341,9 @@ func (g *Gate) analyze(ctx context.Context, call toolwall.Call, t *timings) ([]t
 		}
 	}
 	effects := g.markScripts(ctx, call, in.Script, rep.Effects)
+	if more, marked := g.autorun(ctx, call, in.Script, effects); len(more) > 0 {
+		findings, effects = append(findings, more...), marked
+	}
 	if f, ok := sameCallChain(g.chains, effects); ok {
 		findings = append(findings, f)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/toolwall/toolwall/chain"
 	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/programs"
+	"github.com/toolwall/toolwall/provenance"
 	"github.com/toolwall/toolwall/session"
 	"github.com/toolwall/toolwall/shell"
 )
@@ -54,10 +55,14 @@ func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success
 		}
 	}
 	findings, effects, _ := g.analyze(ctx, call, nil)
-	if slices.ContainsFunc(effects, func(e toolwall.Effect) bool { return strings.HasPrefix(e.Detail, "from:") }) {
-		if hist, err := g.store.History(ctx, call.Session, g.window); err == nil {
+	if slices.ContainsFunc(effects, func(e toolwall.Effect) bool { return strings.HasPrefix(e.Detail, "from:") || provenance.Carries(e.Tag) }) {
+		// derives are recorded resolved, so later calls need no older
+		// history to know where a file came from
+		hist, err := g.store.History(ctx, call.Session, g.window)
+		if err == nil {
 			effects = carry(hist, effects)
 		}
+		_, effects, _ = g.trace(call, hist, effects)
 	}
 	if len(effects) == 0 {
 		// Only calls with risk tags can be a link of a chain. Keeping the
@@ -133,7 +138,7 @@ func carry(hist []session.Record, effects []toolwall.Effect) []toolwall.Effect {
 // recall looks back over the session: chain rules over the window's
 // executed calls, and raised risk for categories refused before. It
 // returns the effects with carry's additions.
-func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Finding, effects []toolwall.Effect) ([]toolwall.Finding, []toolwall.Effect, error) {
+func (g *Gate) recall(ctx context.Context, call toolwall.Call, findings []toolwall.Finding, effects []toolwall.Effect) ([]toolwall.Finding, []toolwall.Effect, error) {
 	base := 0.0
 	for _, f := range findings {
 		base = max(base, f.Score)
@@ -142,19 +147,22 @@ func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Findin
 	// A call without risk tags cannot complete a chain: skip the history
 	// read, so most calls never touch the store (see session.Lazy).
 	var hist []session.Record
+	var flows *provenance.Map
 	if len(effects) > 0 {
 		var err error
-		if hist, err = g.store.History(ctx, id, g.window); err != nil {
+		if hist, err = g.store.History(ctx, call.Session, g.window); err != nil {
 			return nil, effects, err
 		}
 		effects = carry(hist, effects)
+		more, traced, m := g.trace(call, hist, effects)
+		out, effects, flows = append(out, g.enabled(more)...), traced, m
 	}
 	if len(hist) > 0 {
 		steps := make([]chain.Step, len(hist))
 		for i, r := range hist {
 			steps[i] = chain.Step{Summary: r.Summary, Turn: r.Turn, Effects: r.Effects}
 		}
-		out = append(out, chain.Evaluate(g.chains, steps, effects, base)...)
+		out = append(out, chain.Evaluate(g.chains, current(flows, steps), effects, base)...)
 	}
 	var errs []error
 	seen := map[string]bool{}
@@ -163,7 +171,7 @@ func (g *Gate) recall(ctx context.Context, id string, findings []toolwall.Findin
 			continue
 		}
 		seen[f.Category] = true
-		n, err := g.store.Refusals(ctx, id, refusalKey(f.Category), g.window)
+		n, err := g.store.Refusals(ctx, call.Session, refusalKey(f.Category), g.window)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -253,6 +253,7 @@ func Fill(f Flow, turn int, call string) Flow {
 // call being judged: its steps stay unfilled).
 func (m *Map) Apply(effects []toolwall.Effect, turn int, call string) []toolwall.Effect {
 	out := effects[:0:0]
+	var set map[string]bool // paths this fold gave a flow: another source of theirs of no known origin does not clear it
 	for _, e := range effects {
 		if !Carries(e.Tag) {
 			out = append(out, e)
@@ -265,9 +266,12 @@ func (m *Map) Apply(effects []toolwall.Effect, turn int, call string) []toolwall
 		tree := e.Tag == TagOriginTree || e.Tag == TagDeriveTree
 		if e.Tag == TagDerive || e.Tag == TagDeriveTree {
 			src, ok := m.Lookup(f.Root().From)
-			if ok {
+			switch {
+			case ok:
 				f = append(append(Flow(nil), src...), f[1:]...)
-			} else {
+			case set[e.Path]:
+				continue // cat a b > c: c keeps a's origin
+			default:
 				f = Flow{{Kind: Project, Path: e.Path}}
 			}
 			tag := TagOrigin
@@ -277,6 +281,12 @@ func (m *Map) Apply(effects []toolwall.Effect, turn int, call string) []toolwall
 			e = toolwall.Effect{Tag: tag, Path: e.Path, Detail: f.Encode()}
 		}
 		m.set(e.Path, f, tree)
+		if f.Root().Kind != Project {
+			if set == nil {
+				set = map[string]bool{}
+			}
+			set[e.Path] = true
+		}
 		out = append(out, e)
 	}
 	return out

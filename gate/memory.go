@@ -64,6 +64,7 @@ func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success
 		}
 		_, effects, _ = g.trace(call, hist, effects)
 	}
+	effects = kept(effects)
 	if len(effects) == 0 {
 		// Only calls with risk tags can be a link of a chain. Keeping the
 		// others out means a burst of harmless calls cannot push the first
@@ -86,6 +87,7 @@ const stageBudget = 100 * time.Millisecond
 // host's id for it, for RecordInvocation to commit when the host reports
 // it ran. Calls without an id or without tags are not staged.
 func (g *Gate) stage(ctx context.Context, call toolwall.Call, findings []toolwall.Finding, effects []toolwall.Effect) {
+	effects = kept(effects)
 	if call.ID == "" || len(effects) == 0 {
 		return
 	}
@@ -101,6 +103,21 @@ func (g *Gate) stage(ctx context.Context, call toolwall.Call, findings []toolwal
 	if err != nil {
 		g.log.Warn("toolwall: cannot stage call; chain memory may miss it", "session", call.Session, "err", err)
 	}
+}
+
+// kept leaves out the effects only the call itself is judged by — a
+// program run by name, a file sent out: sinks of flows, never a link a
+// later call looks back on — so that a burst of such calls neither fills
+// the store nor pushes a download out of the window.
+func kept(effects []toolwall.Effect) []toolwall.Effect {
+	if !slices.ContainsFunc(effects, sinkOnly) {
+		return effects
+	}
+	return slices.DeleteFunc(slices.Clone(effects), sinkOnly)
+}
+
+func sinkOnly(e toolwall.Effect) bool {
+	return e.Tag == provenance.TagRunName || e.Tag == provenance.TagSend
 }
 
 // AdvanceTurn starts the session's next user turn. Without a store it does

@@ -36,6 +36,15 @@ func origins(hist []session.Record) *provenance.Map {
 	return m
 }
 
+// Origins folds a session's executed calls (hist, oldest first) and
+// then a call's effects into the map of where each path's bytes come
+// from, as the gate does when it judges the call (toolwall explain).
+func Origins(hist []session.Record, effects []toolwall.Effect) *provenance.Map {
+	m := origins(hist)
+	m.Apply(downloaded(effects), 0, "")
+	return m
+}
+
 // trace follows where the bytes of this call come from: it folds the
 // history and this call's effects (a download an analyzer tagged
 // without a URL is network content too), resolves this call's derives
@@ -47,6 +56,17 @@ func (g *Gate) trace(call toolwall.Call, hist []session.Record, effects []toolwa
 	}
 	m := origins(hist)
 	effects = downloaded(effects)
+	var before map[string]bool // paths of this call's flows that held one before it
+	for _, e := range effects {
+		if provenance.Carries(e.Tag) {
+			if _, ok := m.Lookup(e.Path); ok {
+				if before == nil {
+					before = map[string]bool{}
+				}
+				before[e.Path] = true
+			}
+		}
+	}
 	effects = m.Apply(effects, 0, "")
 	var out []toolwall.Finding
 	seen := map[string]bool{}
@@ -102,7 +122,38 @@ func (g *Gate) trace(call toolwall.Call, hist []session.Record, effects []toolwa
 			}
 		}
 	}
-	return out, effects, m
+	return out, plain(effects, before), m
+}
+
+// plain leaves out of the effects to record the origins that carry no
+// risk and replace none (the agent's own writing of content toolwall
+// does not stop, a file made from project bytes, over a path that held
+// no flow before this call): a session's records stay the calls that
+// matter to later ones, so writing files cannot push a download out of
+// the window.
+func plain(effects []toolwall.Effect, before map[string]bool) []toolwall.Effect {
+	plainOne := func(e toolwall.Effect) bool {
+		if e.Tag != provenance.TagOrigin && e.Tag != provenance.TagOriginTree || before[e.Path] {
+			return false
+		}
+		r := provenance.Decode(e.Detail).Root()
+		return r.Kind == provenance.Project || r.Kind == provenance.Agent && r.From != provenance.Stopped
+	}
+	if !slices.ContainsFunc(effects, plainOne) {
+		return effects
+	}
+	out := make([]toolwall.Effect, 0, len(effects))
+	set := map[string]bool{} // paths an earlier effect of this call gave a flow: a later clearing of it is kept
+	for _, e := range effects {
+		if plainOne(e) && !set[e.Path] {
+			continue
+		}
+		if provenance.Carries(e.Tag) {
+			set[e.Path] = true
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // flowing reports whether effects hold anything trace reads.

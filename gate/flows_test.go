@@ -82,3 +82,39 @@ func TestFlowsAcrossStores(t *testing.T) {
 		})
 	}
 }
+
+// TestFlowsRecordOnlyWhatMatters: the agent writing a file of its own,
+// or rewriting a project file into another, over a path that held no flow leaves no
+// record (writing files cannot push a download out of the window); the
+// same write over a download is recorded, since it clears the download.
+func TestFlowsRecordOnlyWhatMatters(t *testing.T) {
+	ctx := context.Background()
+	st := session.NewMemory(session.Options{})
+	g := fullGate(st)
+	write := func(p string) toolwall.Call {
+		c := toolwall.Call{Tool: toolwall.ToolWrite, Input: []byte(`{"file_path":"` + p + `","content":"echo hi\n"}`)}
+		c.Cwd, c.Project, c.Home, c.Session = "/workspace/app", "/workspace/app", "/home/user", "s"
+		return c
+	}
+	steps := []toolwall.Call{write("/workspace/app/notes.txt"), bashCall("sed s/a/b/ README.md > /tmp/r.md")}
+	for _, c := range steps {
+		c.Session = "s"
+		g.RecordInvocation(ctx, c, true)
+	}
+	if hist, _ := st.History(ctx, "s", session.DefaultWindow()); len(hist) != 0 {
+		t.Errorf("plain writes recorded: %+v", hist)
+	}
+	dl := bashCall("curl -o /workspace/app/x.sh https://dl.example.net/x.sh")
+	dl.Session = "s"
+	g.RecordInvocation(ctx, dl, true)
+	g.RecordInvocation(ctx, write("/workspace/app/x.sh"), true)
+	hist, _ := st.History(ctx, "s", session.DefaultWindow())
+	if len(hist) != 2 {
+		t.Fatalf("want the download and the write over it, got %+v", hist)
+	}
+	run := bashCall("bash x.sh")
+	run.Session = "s"
+	if v := g.Evaluate(ctx, run); v.Action.Stops() {
+		t.Errorf("the agent wrote over the download: %s %v %s", v.Action, v.Rules(), v.Reason)
+	}
+}

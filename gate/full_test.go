@@ -410,8 +410,13 @@ func TestWebFetchEgressChain(t *testing.T) {
 // complete a chain if its first steps had run is asked about, and every
 // verdict says memory is off.
 func TestMemoryOff(t *testing.T) {
-	tracked := func(_ context.Context, _, p string) bool { return strings.HasSuffix(p, "/build.sh") }
-	g := gate.New(gate.Options{Analyzers: analyzers.All(), StoreErr: errors.New("state file is read-only"), Tracked: tracked})
+	tracked := func(_ context.Context, _, p string) bool {
+		return strings.HasSuffix(p, "/build.sh") || strings.HasSuffix(p, "/Makefile")
+	}
+	exists := func(p string) (bool, bool) {
+		return p == "/workspace/app/.git/hooks/pre-commit" || p == "/workspace/app/Makefile", true
+	}
+	g := gate.New(gate.Options{Analyzers: analyzers.All(), StoreErr: errors.New("state file is read-only"), Tracked: tracked, Exists: exists})
 	for _, tt := range []struct {
 		cmd  string
 		want toolwall.Action
@@ -421,6 +426,11 @@ func TestMemoryOff(t *testing.T) {
 		{"./installer.sh", toolwall.Ask, "chain.memory-off"},
 		{"./build.sh", toolwall.Allow, ""},
 		{"ls -la", toolwall.Allow, ""},
+		// a hook that is there and not tracked could have been planted
+		{"git commit -m wip", toolwall.Ask, "chain.memory-off"},
+		// the project's makefile, when git tracks it, could not
+		{"make", toolwall.Allow, ""},
+		{"npm test", toolwall.Allow, ""},
 	} {
 		c := bashCall(tt.cmd)
 		c.Session = "s"

@@ -221,6 +221,17 @@ func (g *Gate) memoryOff(ctx context.Context, call toolwall.Call, effects []tool
 				continue
 			}
 			why = "whether an earlier call of this session downloaded or wrote " + e.Path + ", which this call runs"
+		case e.Tag == toolwall.TagBuildInput && e.Path != "" && g.exists != nil:
+			// a file a build, a test run or a git hook runs as code: only
+			// one that is there and not the project's own could have been
+			// planted (a hook under .git is never tracked)
+			if ok, known := g.exists(e.Path); !ok || !known {
+				continue
+			}
+			if paths.Under(e.Path, call.Project) && g.tracked != nil && g.tracked(ctx, call.Project, e.Path) {
+				continue
+			}
+			why = "whether an earlier call of this session downloaded or planted " + e.Path + ", which this call runs as code"
 		case e.Tag == toolwall.TagEgress:
 			why = "whether an earlier call of this session read a secret that this call could send out"
 		case e.Tag == toolwall.TagDelete && e.Detail == "protected":

@@ -12,7 +12,9 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/gate"
+	"github.com/toolwall/toolwall/paths"
 	"github.com/toolwall/toolwall/policy"
+	"github.com/toolwall/toolwall/provenance"
 	"github.com/toolwall/toolwall/pwsh"
 	"github.com/toolwall/toolwall/session"
 	"github.com/toolwall/toolwall/shell"
@@ -22,6 +24,7 @@ import (
 // callFlags say which call explain reads, like check's.
 type callFlags struct {
 	cwd, project, home, tool, input, session string
+	paths                                    []string
 }
 
 func (f *callFlags) add(cmd *cobra.Command) {
@@ -31,7 +34,8 @@ func (f *callFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.home, "home", "", "the user's home directory (default: $HOME)")
 	fl.StringVar(&f.tool, "tool", "", "tool name for a call that is not a shell command (Write, Read, WebFetch, PowerShell, …)")
 	fl.StringVar(&f.input, "input", "", "tool input as a JSON object, with --tool")
-	fl.StringVar(&f.session, "session", "", "also show this session's trajectory risk, read from the state file")
+	fl.StringVar(&f.session, "session", "", "also show this session's trajectory risk and the origins its calls gave files, read from the state file")
+	fl.StringArrayVar(&f.paths, "path", nil, "also show where the bytes of this file come from (this call's flows, and --session's); repeatable")
 }
 
 // explainCall reads one call step by step and prints every stage.
@@ -68,6 +72,7 @@ func explainCall(cmd *cobra.Command, f callFlags, args []string) error {
 		writeReading(out, how, script, err)
 	}
 	writeFusion(out, v, e.Thresholds())
+	writeOrigins(cmd.Context(), out, cfg, f, call, v)
 	if f.session != "" {
 		writeTrajectory(cmd.Context(), out, cfg, f.session, call, v)
 	}
@@ -198,7 +203,15 @@ func writeFusion(w io.Writer, v toolwall.Verdict, th toolwall.Thresholds) {
 		fmt.Fprintf(w, "  %s (%s): %s, score %.2f\n     %s\n", f.Rule, f.Analyzer, f.Action, f.Score, f.Reason)
 	}
 	for _, e := range v.Effects {
-		fmt.Fprintf(w, "tag:       %s %s %s\n", e.Tag, e.Path, e.Detail)
+		d := e.Detail
+		if provenance.Carries(e.Tag) {
+			var kinds []string
+			for _, s := range provenance.Decode(d) {
+				kinds = append(kinds, string(s.Kind))
+			}
+			d = strings.Join(kinds, " → ")
+		}
+		fmt.Fprintf(w, "tag:       %s %s %s\n", e.Tag, e.Path, d)
 	}
 	floor := toolwall.Allow
 	for _, f := range v.Findings {
@@ -213,5 +226,60 @@ func writeFusion(w io.Writer, v toolwall.Verdict, th toolwall.Thresholds) {
 	fmt.Fprintln(w)
 	for _, n := range v.Notes {
 		fmt.Fprintf(w, "note:      %s\n", n)
+	}
+}
+
+// writeOrigins prints where the bytes of the files the call touches come
+// from: every file the call gives an origin, every file it runs, builds,
+// installs or sends, and each --path, from the call's own flows and, with
+// --session, the session's recorded calls (read from the state file,
+// which is neither created nor changed).
+func writeOrigins(ctx context.Context, w io.Writer, cfg *policy.Config, f callFlags, call toolwall.Call, v toolwall.Verdict) {
+	var hist []session.Record
+	if f.session != "" {
+		if p, err := engine.StatePath("", cfg); err == nil {
+			if _, err = os.Stat(p); err == nil {
+				if st, err := session.Open(p, session.Options{}); err == nil {
+					hist, err = st.History(ctx, f.session, session.DefaultWindow())
+					st.Close()
+					if err != nil {
+						fmt.Fprintf(w, "origins:   session %s: %v\n", f.session, err)
+					}
+				}
+			}
+		}
+	}
+	m := gate.Origins(hist, v.Effects)
+	var ps []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			ps = append(ps, p)
+		}
+	}
+	for _, e := range v.Effects {
+		switch e.Tag {
+		case provenance.TagOrigin, provenance.TagOriginTree, toolwall.TagExecLocal, toolwall.TagBuildInput,
+			toolwall.TagInstallPackage, provenance.TagSend:
+			add(e.Path)
+		}
+	}
+	for _, p := range f.paths {
+		add(paths.Abs(paths.Expand(p, call.Home), call.Cwd))
+	}
+	for _, p := range ps {
+		fl, ok := m.Lookup(p)
+		switch {
+		case !ok:
+			fmt.Fprintf(w, "origin:    %s: the project's, or not known\n", p)
+		default:
+			fmt.Fprintf(w, "origin:    %s: %s (%s)\n", p, fl.Story(p), fl.Root().Kind)
+		}
+	}
+	for _, fd := range v.Findings {
+		if strings.HasPrefix(fd.Rule, "flow.") || strings.HasPrefix(fd.Rule, "chain.") {
+			fmt.Fprintf(w, "flow:      %s decided: %s\n", fd.Rule, fd.Reason)
+		}
 	}
 }

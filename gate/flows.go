@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/chain"
@@ -113,6 +114,11 @@ func (g *Gate) trace(call toolwall.Call, hist []session.Record, effects []toolwa
 				add(RuleSecretEgress, p, toolwall.Finding{Score: 0.6, Action: toolwall.Ask,
 					Reason: fmt.Sprintf("%s; %s %s. Confirm with the user that this may leave the machine.", story, doing, what)})
 			case e.Tag == provenance.TagSend || root == provenance.Secret:
+			case root == provenance.Network && broad(call, f, p):
+				// an archive extracted over the project or the home may
+				// have written the file, or not: a human should look
+				add(RuleNetworkCode, p, toolwall.Finding{Score: 0.6, Action: toolwall.Ask,
+					Reason: fmt.Sprintf("%s may have been written by what was extracted there: %s; if so, %s %s. Check whether the file is the project's own (git status), and run it only then.", "`"+p+"`", f.Story(f[len(f)-1].Path), doing, what)})
 			case root == provenance.Network:
 				add(RuleNetworkCode, p, toolwall.Finding{Score: 0.9, Action: toolwall.Deny,
 					Reason: fmt.Sprintf("%s; %s %s. Show the user the file and where it came from, and run it only if they approve; or install the software with a package manager by name.", story, doing, what)})
@@ -154,6 +160,29 @@ func plain(effects []toolwall.Effect, before map[string]bool) []toolwall.Effect 
 		out = append(out, e)
 	}
 	return out
+}
+
+// broad reports whether p has flow f only as an entry of a tree that is
+// the project root or the home directory (an archive extracted there):
+// the archive may or may not have held p.
+func broad(call toolwall.Call, f provenance.Flow, p string) bool {
+	dir := f[len(f)-1].Path
+	if dir == p || dir != call.Project && dir != call.Home {
+		return false
+	}
+	// an entry under a directory named after the archive (x.tgz → x/,
+	// tool-1.2.zip → tool-1.2/) is the archive's own
+	if len(f) > 1 {
+		stem := path.Base(f[len(f)-2].Path)
+		for _, ext := range []string{".gz", ".tgz", ".bz2", ".xz", ".zst", ".zip", ".7z", ".tar", ".cpio"} {
+			stem = strings.TrimSuffix(stem, ext)
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(p, dir+"/"), "/")
+		if stem != "" && strings.HasPrefix(first, stem) && first != path.Base(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // flowing reports whether effects hold anything trace reads.

@@ -71,11 +71,11 @@ func (g *Gate) trace(call toolwall.Call, hist []session.Record, effects []toolwa
 	effects = m.Apply(effects, 0, "")
 	var out []toolwall.Finding
 	seen := map[string]bool{}
-	add := func(rule, p string, f toolwall.Finding) {
-		if seen[rule+"\x00"+p] {
+	add := func(rule, key string, f toolwall.Finding) {
+		if seen[rule+"\x00"+key] {
 			return
 		}
-		seen[rule+"\x00"+p] = true
+		seen[rule+"\x00"+key] = true
 		f.Analyzer, f.Rule, f.Category = "flow", rule, "remote-code"
 		out = append(out, f)
 	}
@@ -108,10 +108,15 @@ func (g *Gate) trace(call toolwall.Call, hist []session.Record, effects []toolwa
 				continue
 			}
 			root := f.Root().Kind
-			story := f.Story(p)
+			story, key := f.Story(p), p
+			if dir := f[len(f)-1].Path; dir != "" && dir != p && paths.Under(p, dir) {
+				// an entry of a tree (a clone, an extracted archive): one
+				// finding for the tree
+				story, key = fmt.Sprintf("`%s` is inside `%s`, which holds bytes that were %s", p, dir, strings.TrimPrefix(f.Story(dir), "`"+dir+"` was ")), dir
+			}
 			switch {
 			case e.Tag == provenance.TagSend && root == provenance.Secret && len(f) > 1:
-				add(RuleSecretEgress, p, toolwall.Finding{Score: 0.6, Action: toolwall.Ask,
+				add(RuleSecretEgress, key, toolwall.Finding{Score: 0.6, Action: toolwall.Ask,
 					Reason: fmt.Sprintf("%s; %s %s. Confirm with the user that this may leave the machine.", story, doing, what)})
 			case e.Tag == provenance.TagSend || root == provenance.Secret:
 			case root == provenance.Network && broad(call, f, p):
@@ -120,10 +125,10 @@ func (g *Gate) trace(call toolwall.Call, hist []session.Record, effects []toolwa
 				add(RuleNetworkCode, p, toolwall.Finding{Score: 0.6, Action: toolwall.Ask,
 					Reason: fmt.Sprintf("%s may have been written by what was extracted there: %s; if so, %s %s. Check whether the file is the project's own (git status), and run it only then.", "`"+p+"`", f.Story(f[len(f)-1].Path), doing, what)})
 			case root == provenance.Network:
-				add(RuleNetworkCode, p, toolwall.Finding{Score: 0.9, Action: toolwall.Deny,
+				add(RuleNetworkCode, key, toolwall.Finding{Score: 0.9, Action: toolwall.Deny,
 					Reason: fmt.Sprintf("%s; %s %s. Show the user the file and where it came from, and run it only if they approve; or install the software with a package manager by name.", story, doing, what)})
 			case root == provenance.Agent:
-				add(RuleAgentCode, p, toolwall.Finding{Score: 0.6, Action: toolwall.Ask,
+				add(RuleAgentCode, key, toolwall.Finding{Score: 0.6, Action: toolwall.Ask,
 					Reason: fmt.Sprintf("%s; %s %s. Run the needed commands directly so each can be checked, or ask the user.", story, doing, what)})
 			}
 		}

@@ -76,7 +76,10 @@ func (g *Gate) trace(call toolwall.Call, hist []session.Record, effects []toolwa
 			return
 		}
 		seen[rule+"\x00"+key] = true
-		f.Analyzer, f.Rule, f.Category = "flow", rule, "remote-code"
+		f.Analyzer, f.Rule = "flow", rule
+		if f.Category == "" {
+			f.Category = "remote-code"
+		}
 		out = append(out, f)
 	}
 	for _, e := range effects {
@@ -128,7 +131,7 @@ func (g *Gate) trace(call toolwall.Call, hist []session.Record, effects []toolwa
 				add(RuleNetworkCode, key, toolwall.Finding{Score: 0.9, Action: toolwall.Deny,
 					Reason: fmt.Sprintf("%s; %s %s. Show the user the file and where it came from, and run it only if they approve; or install the software with a package manager by name.", story, doing, what)})
 			case root == provenance.Agent:
-				add(RuleAgentCode, key, toolwall.Finding{Score: 0.6, Action: toolwall.Ask,
+				add(RuleAgentCode, key, toolwall.Finding{Score: 0.6, Action: toolwall.Ask, Category: "autorun",
 					Reason: fmt.Sprintf("%s; %s %s. Run the needed commands directly so each can be checked, or ask the user.", story, doing, what)})
 			}
 		}
@@ -314,7 +317,7 @@ func (g *Gate) autorun(ctx context.Context, call toolwall.Call, script *shell.Sc
 			continue
 		}
 		out = append(out, toolwall.Finding{
-			Analyzer: "flow", Rule: RuleAutorunWrite, Category: "remote-code", Score: 0.6, Action: toolwall.Ask,
+			Analyzer: "flow", Rule: RuleAutorunWrite, Category: "autorun", Score: 0.6, Action: toolwall.Ask,
 			Reason: fmt.Sprintf("This call writes into %s commands toolwall would stop if they were run directly, and %s. Run the needed commands directly so each can be checked, or ask the user.", w.path, how),
 		})
 		f := provenance.Flow{{Kind: provenance.Agent, Via: w.via, From: provenance.Stopped, Path: w.path}}

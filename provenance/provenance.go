@@ -307,6 +307,9 @@ func (f Flow) Tainted() (what string, ok bool) {
 	return "", false
 }
 
+// maxCall is the longest call summary a story quotes.
+const maxCall = 160
+
 // Story tells how the bytes reached subject, in one clause: "`x.sh` was
 // downloaded from https://h/x.b64 by `curl` in turn 2, then decoded by
 // `base64 -d x.b64` in turn 3".
@@ -316,9 +319,19 @@ func (f Flow) Story(subject string) string {
 		var p string
 		switch s.Kind {
 		case Network:
+			// by the call that fetched, when it is an earlier one: the
+			// reason names it as it ran
 			p = "downloaded from " + s.From
-			if s.Via != "" {
-				p += " by `" + s.Via + "`"
+			switch by := s.Via; {
+			case s.Call != "":
+				if len(s.Call) > maxCall {
+					by = s.Call[:maxCall] + "…"
+				} else {
+					by = s.Call
+				}
+				p += " by `" + by + "`"
+			case by != "":
+				p += " by `" + by + "`"
 			}
 		case Secret:
 			p = "read from the secret " + s.From

@@ -175,7 +175,7 @@ func New(opts Options) *Engine {
 		if open == nil {
 			open = OpenState
 		}
-		e.store = session.NewLazy(func() (session.Store, error) {
+		e.store = session.NewLazyAt(path, func() (session.Store, error) {
 			return open(path, session.Options{
 				Calls:       calls(cfg),
 				Retention:   cfg.Memory.Retention.Duration,
@@ -436,7 +436,7 @@ func installedFiles(cfg *policy.Config, configPath, state string) []string {
 		out = append(out, abs)
 	}
 	if abs, err := filepath.Abs(state); err == nil && state != "" {
-		out = append(out, abs, abs+"-wal", abs+"-shm", abs+"-lost")
+		out = append(append(out, abs), session.SideFiles(abs)...)
 	}
 	out = append(out, hookBinaries()...)
 	if exe, err := executable(); err == nil {

@@ -50,9 +50,12 @@ func (g *Gate) RecordInvocation(ctx context.Context, call toolwall.Call, success
 		if err != nil {
 			g.log.Warn("toolwall: cannot record call; chain memory will miss it", "session", call.Session, "err", err)
 		}
-		if committed || err != nil {
+		if committed {
 			return
 		}
+		// Not committed, or the store failed: a call with risk tags is
+		// appended below, and a store that fails notes the record as
+		// lost, so the session's next calls know their memory has a hole.
 	}
 	findings, effects, _ := g.analyze(ctx, call, nil)
 	if slices.ContainsFunc(effects, func(e toolwall.Effect) bool { return strings.HasPrefix(e.Detail, "from:") || provenance.Carries(e.Tag) }) {
@@ -165,10 +168,17 @@ func (g *Gate) recall(ctx context.Context, call toolwall.Call, findings []toolwa
 	// read, so most calls never touch the store (see session.Lazy).
 	var hist []session.Record
 	var flows *provenance.Map
+	var errs []error
 	if len(effects) > 0 {
 		var err error
 		if hist, err = g.store.History(ctx, call.Session, g.window); err != nil {
-			return nil, effects, err
+			// Memory with a known hole still holds what it has: a chain
+			// it shows is stopped as a chain, and the hole is reported.
+			var lost *session.LostError
+			if !errors.As(err, &lost) {
+				return nil, effects, err
+			}
+			errs = append(errs, err)
 		}
 		effects = carry(hist, effects)
 		more, traced, m := g.trace(call, hist, effects)
@@ -181,7 +191,6 @@ func (g *Gate) recall(ctx context.Context, call toolwall.Call, findings []toolwa
 		}
 		out = append(out, chain.Evaluate(g.chains, current(flows, steps), effects, base)...)
 	}
-	var errs []error
 	seen := map[string]bool{}
 	for _, f := range findings {
 		if f.Category == "" || seen[f.Category] || f.Score < toolwall.LowScore || toolwall.Fault(f.Rule) {

@@ -20,10 +20,21 @@ type Lazy struct {
 	closed bool
 	store  Store
 	err    error
+	// path is the state file open opens, for NoteLost ("" when none).
+	path string
 }
 
 // NewLazy returns a Lazy that calls open on first use.
 func NewLazy(open func() (Store, error)) *Lazy { return &Lazy{open: open} }
+
+// NewLazyAt returns a Lazy that calls open, which opens the SQLite state
+// file at path, on first use. When the file cannot be opened, Append
+// notes the record as lost there ([NoteLost]): the next call of the
+// session, which may find the file usable again, then knows its memory
+// has a hole.
+func NewLazyAt(path string, open func() (Store, error)) *Lazy {
+	return &Lazy{open: open, path: path}
+}
 
 func (l *Lazy) get() (Store, error) {
 	l.mu.Lock()
@@ -71,6 +82,9 @@ func (l *Lazy) AdvanceTurn(ctx context.Context, id string) (int, error) {
 func (l *Lazy) Append(ctx context.Context, id string, r Record) error {
 	s, err := l.get()
 	if err != nil {
+		if l.path != "" && errors.Is(err, ErrUnavailable) && checkID(id) == nil {
+			NoteLost(l.path, id)
+		}
 		return err
 	}
 	return s.Append(ctx, id, r)

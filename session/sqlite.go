@@ -116,6 +116,8 @@ type SQLite struct {
 	db   *sql.DB
 	path string
 	opts Options
+	// id is the file's identity (see identify).
+	id int64
 
 	closed atomic.Bool
 	// nextPrune is the Unix microsecond before which writes skip the
@@ -134,7 +136,10 @@ var _ Store = (*SQLite)(nil)
 // [ErrUnavailable]; the caller should carry on without session memory.
 func Open(path string, opts Options) (*SQLite, error) {
 	st, err := open(path, opts)
-	if err == nil || !opts.Recover || !errors.Is(err, errUnusable) {
+	if err == nil {
+		return st.ready(false)
+	}
+	if !opts.Recover || !errors.Is(err, errUnusable) {
 		return st, err
 	}
 	aside := fmt.Sprintf("%s.unusable-%d", path, opts.withDefaults().Now().UnixNano())
@@ -146,7 +151,19 @@ func Open(path string, opts Options) (*SQLite, error) {
 		return nil, err2
 	}
 	st.Recovered = &Recovery{From: path, Aside: aside, Why: err}
-	return st, nil
+	return st.ready(true)
+}
+
+// ready finishes Open: the file's identity is checked (a file that is not
+// the one its mirrors name, or one Open just recovered, notes a reset)
+// and the spare for a lost marker made.
+func (s *SQLite) ready(recovered bool) (*SQLite, error) {
+	if err := s.identify(recovered); err != nil {
+		s.db.Close()
+		return nil, &OpenError{Path: s.path, Err: fmt.Errorf("checking the file's identity: %w", err)}
+	}
+	makeSpare(s.path)
+	return s, nil
 }
 
 // Recovery says that Open moved an unusable state file aside and made a
@@ -541,20 +558,13 @@ const lostSuffix = "-lost"
 const maxLost = 1 << 20
 
 // lost notes that a record of session id could not be written (err not
-// nil): a line "<unix microseconds> <quoted id>" appended to the -lost
-// file beside the state file, so that later calls of the session know
-// their memory has a hole (History then fails with a [*LostError]). It
-// returns err.
+// nil) with [NoteLost], so that later calls of the session know their
+// memory has a hole (History then fails with a [*LostError]). It returns
+// err.
 func (s *SQLite) lost(id string, err error) error {
-	if err == nil {
-		return nil
+	if err != nil {
+		NoteLost(s.path, id)
 	}
-	f, ferr := os.OpenFile(s.path+lostSuffix, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if ferr != nil {
-		return err
-	}
-	defer f.Close()
-	_, _ = fmt.Fprintf(f, "%d %s\n", time.Now().UnixMicro(), strconv.Quote(id))
 	return err
 }
 
@@ -566,10 +576,17 @@ type LostError struct {
 	Session string
 	// At is when the last record was lost.
 	At time.Time
+	// Reset says the state file itself was lost (replaced, truncated,
+	// removed, moved aside as unusable) at At, and the session may have
+	// had records in the old one.
+	Reset bool
 }
 
 // Error says which session lost a record, and when.
 func (e *LostError) Error() string {
+	if e.Reset {
+		return fmt.Sprintf("session: the state file was lost and started afresh at %s, so the memory of session %q from before is missing", e.At.UTC().Format(time.RFC3339), e.Session)
+	}
 	return fmt.Sprintf("session: a record of session %q could not be written at %s, so its memory is incomplete", e.Session, e.At.UTC().Format(time.RFC3339))
 }
 
@@ -598,6 +615,9 @@ func (s *SQLite) lostAt(id string) time.Time {
 		if us, err := strconv.ParseInt(at, 10, 64); err == nil {
 			last = time.UnixMicro(us)
 		}
+	}
+	if m := markerAt(s.path, id); m.After(last) {
+		last = m
 	}
 	if !last.IsZero() && time.Since(last) > s.opts.Retention {
 		return time.Time{}
@@ -649,6 +669,15 @@ func (s *SQLite) History(ctx context.Context, id string, w Window) ([]Record, er
 	}
 	if at := s.lostAt(id); !at.IsZero() {
 		return out, &LostError{Session: id, At: at}
+	}
+	// After a reset, a session that has not lived a whole window of turns
+	// in this file may have had steps in the old one.
+	at, turn, err := s.resetAt(ctx, id)
+	if err != nil {
+		return nil, s.fail("history", err)
+	}
+	if !at.IsZero() && turn < w.Turns {
+		return out, &LostError{Session: id, At: at, Reset: true}
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -641,7 +642,7 @@ func pollable(fd int) bool {
 // across calls: a call with risk tags then costs a query rather than an
 // open, a schema check and a WAL checkpoint at close. A database is
 // opened again when the file at its path is no longer the one held (the
-// user removed or replaced it); a failed open is not kept, so the next
+// user removed or replaced it, or it lost its identity in place); a failed open is not kept, so the next
 // call tries again, as a new process would.
 type stateCache struct {
 	mu   sync.Mutex
@@ -666,7 +667,7 @@ func (c *stateCache) get(path string, o session.Options, log *slog.Logger) (sess
 	defer c.mu.Unlock()
 	key := fmt.Sprint(path, "\x00", o.Calls, o.Refusals, o.Retention, o.PruneEvery, o.BusyTimeout, o.Recover)
 	if h := c.open[key]; h != nil {
-		if st, err := os.Stat(path); err == nil && os.SameFile(st, h.file) {
+		if st, err := os.Stat(path); err == nil && os.SameFile(st, h.file) && verified(h.store) {
 			return keptOpen{h.store}, nil
 		}
 		closeStore(h.store)
@@ -692,6 +693,19 @@ func (c *stateCache) close() {
 		closeStore(h.store)
 		delete(c.open, k)
 	}
+}
+
+// verified reports whether a held store is still the file at its path:
+// the same identity (session.SQLite.Verify; a file truncated or
+// overwritten in place is the same file to os.SameFile).
+func verified(s session.Store) bool {
+	v, ok := s.(interface{ Verify(context.Context) error })
+	if !ok {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	return v.Verify(ctx) == nil
 }
 
 func closeStore(s session.Store) {

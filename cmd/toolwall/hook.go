@@ -17,6 +17,7 @@ import (
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/claudecode"
 	"github.com/toolwall/toolwall/host/hosts"
+	"github.com/toolwall/toolwall/internal/resident"
 	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/session"
 )
@@ -87,8 +88,14 @@ var stdin io.Reader = os.Stdin
 // readStdin reads the payload from stdin within the hook's deadline
 // (host.DefaultTimeout; host.ErrLate when the input stays open), at most
 // host.DefaultMaxPayload+1 bytes.
+// When the hook client says the payload did not end in time (it keeps
+// what came and hands it over), the read is late too: only ever a deny.
 func readStdin() ([]byte, error) {
-	return host.ReadPayload(stdin, host.DefaultMaxPayload, host.DefaultTimeout)
+	in, err := host.ReadPayload(stdin, host.DefaultMaxPayload, host.DefaultTimeout)
+	if err == nil && os.Getenv(resident.EnvInputLate) == "1" {
+		err = host.ErrLate
+	}
+	return in, err
 }
 
 // answerHook answers the payload on stdin for host a (nil: the host the

@@ -19,13 +19,14 @@ import (
 const ReplyTimeout = 5 * time.Second
 
 // Call hands the hook command args (starting with "hook") to the resident
-// process of the toolwall binary at full, passing this process's
-// standard input and two pipes for the answer, and returns the exit
-// status the hook must end with. The resident writes the answer into the
-// pipes and closes them before it replies; the client copies it to its
-// own standard output and error only then, so a host reads the
-// resident's whole answer or none of it (a resident that answers after
-// the client gave up writes into pipes nobody reads).
+// process of the toolwall binary at full, passing input (a descriptor of
+// the payload, see [KeepInput]) as its standard input and two pipes for
+// the answer, and returns the exit status the hook must end with. The
+// resident writes the answer into the pipes and closes them before it
+// replies; the client copies it to its own standard output and error
+// only then, so a host reads the resident's whole answer or none of it (a
+// resident that answers after the client gave up writes into pipes nobody
+// reads).
 //
 // The resident is trusted only when the process named in its pid file
 // ([PidFile]) runs as this user, its executable is full itself (not a
@@ -33,16 +34,17 @@ const ReplyTimeout = 5 * time.Second
 // variables, and that process is the socket's peer; socket is its
 // address (see [Socket]). The request carries this process's resource limits:
 // the resident serves it only when they are its own, and only in this
-// process's mount and user namespaces.
+// process's mount and user namespaces. A resident that is stopped
+// (SIGSTOP, a debugger) is not asked; one that stops or ends while the
+// client waits is given up on within [CheckEvery].
 //
 // The outcome says what happened: [Served] (status is the hook's),
 // [Absent] (nothing listens), [Untrusted] or [Refused] (the peer failed a
-// check or answered [Stale]) — in these three nothing was read from
-// standard input and the caller decides itself —, or [Broken] (the
-// request went out but no whole answer came back within ReplyTimeout:
-// nothing was written, standard input may be consumed, and the caller
-// must fail closed).
-func Call(full, socket string, args []string) (status int, out Outcome) {
+// check, is stopped, or answered [Stale]), or [Broken] (the request went
+// out but no whole answer came back within ReplyTimeout, or the resident
+// stopped or ended first: nothing was written). In every outcome but
+// Served the caller decides itself, with the input it kept.
+func Call(full, socket string, args []string, input int) (status int, out Outcome) {
 	deadline := time.Now().Add(ReplyTimeout)
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -58,6 +60,9 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 	}
 	if !trusted(pid, full) {
 		return 0, Untrusted
+	}
+	if !running(pid) {
+		return 0, Refused
 	}
 	// Set before connecting: a listener that accepts nothing (stopped,
 	// its backlog full) must not hold connect(2) either.
@@ -95,7 +100,7 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 		return 0, Refused
 	}
 	// The descriptors go with the first byte; the rest follows plainly.
-	n, err := syscall.SendmsgN(fd, msg, syscall.UnixRights(0, outp[1], errp[1]), nil, 0)
+	n, err := syscall.SendmsgN(fd, msg, syscall.UnixRights(input, outp[1], errp[1]), nil, 0)
 	syscall.Close(outp[1])
 	syscall.Close(errp[1])
 	if err != nil {
@@ -109,7 +114,7 @@ func Call(full, socket string, args []string) (status int, out Outcome) {
 		}
 		n += k
 	}
-	reply, o, e, ok := answer(fd, outp[0], errp[0], deadline)
+	reply, o, e, ok := answer(fd, outp[0], errp[0], pid, deadline)
 	if !ok {
 		return 0, Broken
 	}
@@ -171,7 +176,7 @@ func timeout(fd int, deadline time.Time) {
 // waited for. The read buffer is
 // on the stack: a hook client pays a page fault for every fresh page of
 // heap it touches.
-func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e []byte, ok bool) {
+func answer(fd, out, errOut, pid int, deadline time.Time) (reply [ReplyLen]byte, o, e []byte, ok bool) {
 	got := 0
 	pipes := [2]struct {
 		fd   int
@@ -180,6 +185,7 @@ func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e
 	open := [2]bool{true, true}
 	var buf [4096]byte
 	alone := time.Now().Add(replyAlone)
+	check := time.Now().Add(CheckEvery)
 	for {
 		if got == len(reply) && (!open[0] && !open[1] || isStale(reply)) {
 			return reply, o, e, true
@@ -193,6 +199,13 @@ func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e
 		if !pipesToo {
 			left = min(left, alone.Sub(now))
 		}
+		if !now.Before(check) {
+			if !running(pid) {
+				return reply, nil, nil, false
+			}
+			check = now.Add(CheckEvery)
+		}
+		left = min(left, max(check.Sub(now), time.Millisecond))
 		var set syscall.FdSet
 		w := 8 * int(unsafe.Sizeof(set.Bits[0]))
 		top := 0
@@ -256,6 +269,35 @@ func answer(fd, out, errOut int, deadline time.Time) (reply [ReplyLen]byte, o, e
 // the client one wake, as a read of the reply would; reading them from
 // the start woke it for each of the resident's writes.
 const replyAlone = 20 * time.Millisecond
+
+// CheckEvery is how often a client waiting for its answer checks that
+// the resident still runs (25 ms): a stopped or ended resident is given
+// up on, and the binary decides, instead of waiting for ReplyTimeout.
+const CheckEvery = 25 * time.Millisecond
+
+// running reports whether process pid exists and is neither stopped
+// (SIGSTOP, traced) nor ended (a zombie), from its /proc stat line.
+func running(pid int) bool {
+	var buf [512]byte
+	n := 0
+	err := readFile("/proc/"+strconv.Itoa(pid)+"/stat", func(b []byte) error {
+		n += copy(buf[n:], b)
+		return nil
+	})
+	if err != nil {
+		return false
+	}
+	stat := buf[:n]
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 || i+2 >= len(stat) {
+		return false
+	}
+	switch stat[i+2] {
+	case 'T', 't', 'Z', 'X', 'x':
+		return false
+	}
+	return true
+}
 
 // isStale reports whether reply is the Stale reply.
 func isStale(reply [ReplyLen]byte) bool {

@@ -19,6 +19,12 @@ const magic = "TWR1"
 // client decides itself.
 const MaxRequest = 1 << 20
 
+// EnvInputLate names the variable the client sets for the toolwall
+// binary when its standard input did not end within InputTimeout: the
+// hook then answers as it does for an input left open (a deny), with
+// the part that came as its input. It can only make an answer a deny.
+const EnvInputLate = "TOOLWALL_INPUT_LATE"
+
 // Stale is the status a resident replies instead of an exit status when
 // it will not serve the request (its binary was replaced since it
 // started, or the request is not a hook's). It is sent before the

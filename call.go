@@ -86,7 +86,7 @@ func NewBashCall(command string) Call {
 // was present as a string. Malformed input yields ("", false). It reads
 // the input exactly as json.Unmarshal into a map[string]json.RawMessage
 // and then the member into a string would (the last of duplicate members
-// wins; a null member is ""), without building the map when no key needs
+// wins), except that a null member is not a string, without building the map when no key needs
 // decoding: every gate reads a Bash call's command this way.
 func (c Call) Field(name string) (string, bool) {
 	raw, found, sure := member(c.Input, name)
@@ -97,7 +97,9 @@ func (c Call) Field(name string) (string, bool) {
 		}
 		raw, found = m[name]
 	}
-	if !found {
+	if !found || string(raw) == "null" {
+		// null is no string: a command of null is no command to judge
+		// (json.Unmarshal would read it as "").
 		return "", false
 	}
 	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 && utf8.Valid(raw[1:n-1]) {

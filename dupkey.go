@@ -38,6 +38,15 @@ func AmbiguousKey(in []byte) (name, why string, found bool) {
 	return d.name, d.why, d.why != ""
 }
 
+// AmbiguousTopKey is AmbiguousKey for the names of the outermost object
+// only: a host's hook payload, whose tool input the gate checks whole
+// and whose tool output may hold any names.
+func AmbiguousTopKey(in []byte) (name, why string, found bool) {
+	d := keyScan{in: in, top: true}
+	d.value(0)
+	return d.name, d.why, d.why != ""
+}
+
 // keyScan walks a JSON text, stopping at the first ambiguous name or at
 // anything it cannot read.
 type keyScan struct {
@@ -45,6 +54,8 @@ type keyScan struct {
 	i    int
 	name string
 	why  string
+	// top limits the comparison to the outermost object's names.
+	top bool
 }
 
 func (d *keyScan) blank() {
@@ -140,6 +151,12 @@ func (d *keyScan) object(depth int) bool {
 		if !d.str() {
 			return false
 		}
+		if d.top && depth > 0 {
+			if !d.member(depth) {
+				return false
+			}
+			continue
+		}
 		k := key{raw: d.in[start+1 : d.i-1]}
 		if k.plain = plain(k.raw); !k.plain {
 			var ok bool
@@ -171,15 +188,20 @@ func (d *keyScan) object(depth int) bool {
 			d.name, d.why = unquote(k.raw), "twice"
 			return false
 		}
-		d.blank()
-		if d.i >= len(d.in) || d.in[d.i] != ':' {
-			return false
-		}
-		d.i++
-		if !d.value(depth + 1) {
+		if !d.member(depth) {
 			return false
 		}
 	}
+}
+
+// member reads the ":" and the value after a member name.
+func (d *keyScan) member(depth int) bool {
+	d.blank()
+	if d.i >= len(d.in) || d.in[d.i] != ':' {
+		return false
+	}
+	d.i++
+	return d.value(depth + 1)
 }
 
 // plain reports a raw name of printable ASCII without escapes: its text

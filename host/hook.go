@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -191,6 +192,13 @@ func (h *Hook) handle(ctx context.Context, r io.Reader) (resp Response, v toolwa
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // Cursor on Windows sends a BOM
 	if err := oneObject(data); err != nil {
 		return h.refuse(fmt.Sprintf("The %s hook payload cannot be read: it is not one JSON object (%v), so toolwall cannot tell what the tool call would do; it is refused.", h.Adapter.Name(), err))
+	}
+	if name, why, found := toolwall.AmbiguousTopKey(data); found {
+		what := "names " + strconv.Quote(name) + " twice"
+		if why != "twice" {
+			what = "has a name that is not valid text (" + strconv.Quote(name) + ")"
+		}
+		return h.refuse(fmt.Sprintf("The %s hook payload %s; readers disagree on which value counts, so toolwall cannot tell what the tool call would do; it is refused.", h.Adapter.Name(), what))
 	}
 	req, err := h.Adapter.Decode(data)
 	if err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -234,8 +235,27 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any, schema fu
 // Decode reads exactly one JSON value from body into v, refusing unknown
 // fields and trailing data. It is the server's request decoding, exported
 // for its fuzz target and for clients that want to check a body first.
+//
+// A body with a member name that decoders read differently (a name twice
+// in one object, at any depth; see toolwall.AmbiguousKey) is refused:
+// encoding/json keeps the last of two, another reader the first, so the
+// call judged need not be the call that runs.
 func Decode(body io.Reader, v any) error {
-	dec := json.NewDecoder(body)
+	data, err := io.ReadAll(body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return err
+		}
+		return fmt.Errorf("the body is not a valid request: %w", err)
+	}
+	if name, why, found := toolwall.AmbiguousKey(data); found {
+		if why == "twice" {
+			return fmt.Errorf("the body is not a valid request: it names %q twice in one object", name)
+		}
+		return fmt.Errorf("the body is not a valid request: a member name is not valid text (%q)", name)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError

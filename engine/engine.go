@@ -384,6 +384,9 @@ func DefaultFiles() []string {
 		// every file of its state directory: session memory, the
 		// audit store, approvals, the resident's socket, pid and lock
 		".local/state/toolwall/*",
+		// the state file's identity mirrored beside its directory
+		// (session.SideFiles), which outlives the directory's removal
+		".local/state/.toolwall.state.db-id",
 	)
 }
 

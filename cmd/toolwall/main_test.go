@@ -21,6 +21,12 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	if b := os.Getenv(envFaultsBin); b != "" {
+		// A fault test run again inside a namespace of its own (see
+		// faults_test.go): the binary is the parent's.
+		bin = b
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "toolwall-bin")
 	if err != nil {
 		panic(err)

@@ -47,6 +47,16 @@ func AmbiguousTopKey(in []byte) (name, why string, found bool) {
 	return d.name, d.why, d.why != ""
 }
 
+// AmbiguousKeyOutside is AmbiguousKey for every name but those inside
+// the values of members named skip: a server request, whose tool inputs
+// ("input") the gate judges itself (input.ambiguous-key, a verdict that is
+// audited) while a name twice anywhere else makes the request ambiguous.
+func AmbiguousKeyOutside(in []byte, skip string) (name, why string, found bool) {
+	d := keyScan{in: in, skip: skip}
+	d.value(0)
+	return d.name, d.why, d.why != ""
+}
+
 // keyScan walks a JSON text, stopping at the first ambiguous name or at
 // anything it cannot read.
 type keyScan struct {
@@ -56,6 +66,10 @@ type keyScan struct {
 	why  string
 	// top limits the comparison to the outermost object's names.
 	top bool
+	// skip names members whose values are not compared (quiet counts
+	// the ones being read).
+	skip  string
+	quiet int
 }
 
 func (d *keyScan) blank() {
@@ -151,7 +165,7 @@ func (d *keyScan) object(depth int) bool {
 		if !d.str() {
 			return false
 		}
-		if d.top && depth > 0 {
+		if d.top && depth > 0 || d.quiet > 0 {
 			if !d.member(depth) {
 				return false
 			}
@@ -187,6 +201,15 @@ func (d *keyScan) object(depth int) bool {
 		if dup {
 			d.name, d.why = unquote(k.raw), "twice"
 			return false
+		}
+		if d.skip != "" && k.plain && string(k.raw) == d.skip {
+			d.quiet++
+			ok := d.member(depth)
+			d.quiet--
+			if !ok {
+				return false
+			}
+			continue
 		}
 		if !d.member(depth) {
 			return false

@@ -135,3 +135,34 @@ func BenchmarkAmbiguousKey(b *testing.B) {
 		toolwall.AmbiguousKey(in)
 	}
 }
+
+// TestAmbiguousKeyScoped plays testdata/dupkeys-scoped.txt: the names of
+// a hook payload's outermost object (AmbiguousTopKey), and of a server
+// request outside its tool inputs (AmbiguousKeyOutside).
+func TestAmbiguousKeyScoped(t *testing.T) {
+	data, err := os.ReadFile("testdata/dupkeys-scoped.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 || !json.Valid([]byte(cols[0])) {
+			t.Fatalf("bad row %q", line)
+		}
+		name := func(n, _ string, found bool) string {
+			if !found {
+				return "-"
+			}
+			return n
+		}
+		if got := name(toolwall.AmbiguousTopKey([]byte(cols[0]))); got != cols[1] {
+			t.Errorf("AmbiguousTopKey(%s) = %q, want %q", cols[0], got, cols[1])
+		}
+		if got := name(toolwall.AmbiguousKeyOutside([]byte(cols[0]), "input")); got != cols[2] {
+			t.Errorf("AmbiguousKeyOutside(%s, input) = %q, want %q", cols[0], got, cols[2])
+		}
+	}
+}

@@ -237,9 +237,10 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any, schema fu
 // for its fuzz target and for clients that want to check a body first.
 //
 // A body with a member name that decoders read differently (a name twice
-// in one object, at any depth; see toolwall.AmbiguousKey) is refused:
-// encoding/json keeps the last of two, another reader the first, so the
-// call judged need not be the call that runs.
+// in one object, at any depth outside a tool input; see
+// toolwall.AmbiguousKeyOutside) is refused: encoding/json keeps the last
+// of two, another reader the first, so the call judged need not be the
+// call that runs. A tool input's own names are the gate's to judge.
 func Decode(body io.Reader, v any) error {
 	data, err := io.ReadAll(body)
 	if err != nil {
@@ -249,7 +250,7 @@ func Decode(body io.Reader, v any) error {
 		}
 		return fmt.Errorf("the body is not a valid request: %w", err)
 	}
-	if name, why, found := toolwall.AmbiguousKey(data); found {
+	if name, why, found := toolwall.AmbiguousKeyOutside(data, "input"); found {
 		if why == "twice" {
 			return fmt.Errorf("the body is not a valid request: it names %q twice in one object", name)
 		}

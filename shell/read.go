@@ -387,20 +387,43 @@ func (w *walker) readings(src string, heredocs bool) (*syntax.File, string, erro
 // negations returns src rewritten, at the place err points to, to a
 // reading the parser takes and bash runs the same way: bash's grammar
 // lets a pipeline be negated more than once ("! ! cmd", an even number
-// cancels out) and lets "!" follow "time" or "time -p" ("time ! cmd" is
-// "! time cmd"); the parser refuses both. The text keeps its length, so
-// that offsets into it hold.
+// cancels out), lets "!" follow "time" or "time -p" ("time ! cmd" is
+// "! time cmd") and reads on past newlines and comments after "!"; the
+// parser refuses all three. The text keeps its length, so that offsets
+// into it hold. (The parser also takes "]]" right before a closing
+// backquote for part of a word: a space is put between them.)
 func negations(src string, err error) (string, bool) {
 	e, ok := err.(syntax.ParseError)
 	if !ok {
 		return "", false
 	}
 	at := int(e.Pos.Offset())
+	if e.Text == "test operator words must consist of a single literal" && strings.HasPrefix(src[at:], "]]`") {
+		// "]]" closing a test at the end of backquotes
+		return src[:at+2] + " " + src[at+2:], true
+	}
 	if at >= len(src) || src[at] != '!' {
 		return "", false
 	}
 	b := []byte(src)
 	switch e.Text {
+	case "`!` cannot form a statement alone":
+		// bash reads on past newlines and comments to the command
+		i := at + 1
+		for i < len(b) && strings.IndexByte(" \t\n#", b[i]) >= 0 {
+			if b[i] == '#' {
+				for i < len(b) && b[i] != '\n' {
+					b[i] = ' '
+					i++
+				}
+				continue
+			}
+			b[i] = ' '
+			i++
+		}
+		if i == len(b) {
+			return "", false
+		}
 	case "cannot negate a command multiple times":
 		next := at + 1 + len(src[at+1:]) - len(strings.TrimLeft(src[at+1:], " \t"))
 		if next == at+1 || next >= len(src) || src[next] != '!' {

@@ -151,8 +151,10 @@ var (
 )
 
 // prefix is one piece a shell's message starts with: the shell's name
-// (bash, sh, …) or a script's path, and bash's "line N".
-const prefix = `(?:[a-z]*sh|[^:\s]*/[^:\s]*|line [0-9]+)`
+// (bash, sh, …) or a script's path, and bash's "line N" ("environment"
+// is where bash says a function it runs was defined when no file holds
+// it).
+const prefix = `(?:[a-z]*sh|[^:\s]*/[^:\s]*|environment|line [0-9]+)`
 
 // missingName returns the command a line of a shell's standard error says
 // was not found. Two children of a pipeline may write their messages at

@@ -144,7 +144,10 @@ func (t *Tracer) Close() error { return os.RemoveAll(t.dir) }
 var (
 	bashNotFound = regexp.MustCompile(`^((?:` + prefix + `: )*)(.*): command not found$`)
 	bashExec     = regexp.MustCompile(`^(?:` + prefix + `: )*line [0-9]+: exec: (.*): not found$`)
-	dashNotFound = regexp.MustCompile(`^(?:` + prefix + `: )*[0-9]+: (?:(?:eval|exec|[^:\s]*/[^:\s]*): )*(.*): not found$`)
+	dashNotFound = regexp.MustCompile(`^(?:(?:` + prefix + `|[0-9]+): )*[0-9]+: (?:(?:eval|exec|[^:\s]*/[^:\s]*): )*(.*): not found$`)
+	// bare is what is left of dash's message when another took its
+	// prefix; a builtin's message always names the builtin first
+	bare = regexp.MustCompile(`^([^:]+): not found$`)
 	// quoted is how bash shows a name with a byte it does not print
 	// as is: $'\342\200\234x'
 	quoted = regexp.MustCompile(`^\$'((?:[^'\\]|\\.)*)'$`)
@@ -154,18 +157,21 @@ var (
 // (bash, sh, …) or a script's path, and bash's "line N" ("environment"
 // is where bash says a function it runs was defined when no file holds
 // it).
-const prefix = `(?:[a-z]*sh|[^:\s]*/[^:\s]*|environment|line [0-9]+)`
+const prefix = `(?:bash|dash|sh|[^:\s]*/[^:\s]*|environment|line [0-9]+)`
 
 // missingName returns the command a line of a shell's standard error says
 // was not found. Two children of a pipeline may write their messages at
-// once: bash writes a message in pieces (the prefix, then the rest), so
-// the pieces of two messages can interleave on one line; every leading
-// prefix piece is dropped.
+// once: bash and dash write a message in pieces (the prefix, then the
+// rest), so the pieces of two messages can interleave on one line and
+// leave a line without its prefix; every leading prefix piece is
+// dropped.
 func missingName(line string) (string, bool) {
 	var name string
 	if m := bashNotFound.FindStringSubmatch(line); m != nil {
 		name = m[2]
 	} else if m := bashExec.FindStringSubmatch(line); m != nil {
+		name = m[1]
+	} else if m := bare.FindStringSubmatch(line); m != nil {
 		name = m[1]
 	} else if m := dashNotFound.FindStringSubmatch(line); m != nil {
 		name = m[1]

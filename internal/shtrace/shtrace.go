@@ -187,6 +187,28 @@ func missingName(line string) (string, bool) {
 	return name, name != ""
 }
 
+// missingNames returns the commands a line of a shell's standard error
+// says were not found: the pieces of two messages can also meet without
+// a newline between them ("…: a: not foundb: not found").
+func missingNames(line string) []string {
+	name, ok := missingName(line)
+	if !ok {
+		return nil
+	}
+	if strings.Contains(name, "not found") {
+		var names []string
+		for _, part := range strings.SplitAfter(line, "not found") {
+			if n, ok := missingName(strings.TrimSpace(part)); ok {
+				names = append(names, n)
+			}
+		}
+		if len(names) > 0 {
+			return names
+		}
+	}
+	return []string{name}
+}
+
 // unquoteANSIC undoes bash's $'…' quoting of a name in its messages:
 // octal bytes and the C escapes.
 func unquoteANSIC(s string) string {
@@ -307,9 +329,7 @@ func (t *Tracer) run(ctx context.Context, shell, src string) (*Run, error) {
 	sc := bufio.NewScanner(&stderr)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if name, ok := missingName(sc.Text()); ok {
-			r.Missing = append(r.Missing, name)
-		}
+		r.Missing = append(r.Missing, missingNames(sc.Text())...)
 	}
 	return r, nil
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // TestMissingName reads testdata/not-found.txt: a shell's message and the
-// command it says was not found.
+// commands it says were not found.
 func TestMissingName(t *testing.T) {
 	f, err := os.Open("testdata/not-found.txt")
 	if err != nil {
@@ -25,8 +25,8 @@ func TestMissingName(t *testing.T) {
 		if !ok {
 			t.Fatalf("no tab: %q", sc.Text())
 		}
-		got, found := missingName(line)
-		if !found {
+		got := strings.Join(missingNames(line), " ")
+		if got == "" {
 			got = "-"
 		}
 		if want != "-" {

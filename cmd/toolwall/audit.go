@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -215,6 +216,10 @@ toolwall audit), through toolwall-net.`,
 			defer a.Close()
 			r, err := a.Get(cmd.Context(), args[0])
 			if err != nil {
+				if strings.ContainsAny(args[0], " \t/~") {
+					// It reads as a command, not a decision id.
+					return fmt.Errorf("decision %s: %w (to explain a command, put it after --: toolwall explain -- %s)", args[0], err, args[0])
+				}
 				return fmt.Errorf("decision %s: %w", args[0], err)
 			}
 			return auditlist.Explain(cmd.OutOrStdout(), r)

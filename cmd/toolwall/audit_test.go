@@ -288,6 +288,9 @@ func TestAuditRedactExplainPrune(t *testing.T) {
 	if out, code := runBin(t, env, "", "explain", "nope"); code == 0 || !strings.Contains(out, "no such decision") {
 		t.Errorf("explain of an unknown id: %d %s", code, out)
 	}
+	if out, code := runBin(t, env, "", "explain", "rm -rf ~"); code == 0 || !strings.Contains(out, "toolwall explain -- rm -rf ~") {
+		t.Errorf("explain of a command without --: %d %s", code, out)
+	}
 	list, _ := runBin(t, env, "", "audit")
 	if strings.Count(list, "\n") != 3 || !strings.Contains(list, "team.nuke") || strings.Contains(list, key) {
 		t.Errorf("audit listing:\n%s", list)

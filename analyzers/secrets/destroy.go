@@ -197,11 +197,16 @@ func (s *state) aboveProtected(p string) bool {
 
 // destroyed reports a protected file deleted or overwritten.
 func (s *state) destroyed(c *shell.Command, p string, partial bool, verb string) {
+	what := places.Classify(p).String()
+	if places.Classify(p) == places.None {
+		// A directory that holds them (the home, ~/.ssh's parent).
+		what = "it holds keys and login files"
+	}
 	f := toolwall.Finding{
 		Rule: RuleDeleteAuth, Action: toolwall.Deny,
 		Reason: fmt.Sprintf("%s %s (%s) was refused: `%s` would destroy a key or a file that controls logins and "+
 			"privileges, which cannot be undone and can lock the user out. Leave it in place; if it really must "+
-			"change, ask the user to do it.", verb, p, places.Classify(p), quote(c)),
+			"change, ask the user to do it.", verb, p, what, quote(c)),
 	}
 	if partial {
 		f.Action = toolwall.Ask

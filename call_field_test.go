@@ -17,7 +17,8 @@ func fieldByMap(in []byte, name string) (string, bool) {
 		return "", false
 	}
 	raw, ok := m[name]
-	if !ok {
+	if !ok || string(raw) == "null" {
+		// The one reading Field does not share: null is no string.
 		return "", false
 	}
 	var s string

@@ -311,7 +311,7 @@ func TestReviewRoutes(t *testing.T) {
 		{"rm -rf ~; a[1+]=2", toolwall.Deny},
 		{"ls\nrm -rf /\n)", toolwall.Deny},
 		{"echo 'unterminated", toolwall.Warn},
-		{"tee x.sh <<'EOF'\nrm -rf ~\nEOF\nsh x.sh", toolwall.Ask},
+		{"tee x.sh <<'EOF'\nrm -rf ~\nEOF\nsh x.sh", toolwall.Deny}, // tee's file holds the heredoc: sh runs rm -rf ~
 		{"printf '%s\\n' 'rm -rf ~' > x.sh; sh x.sh", toolwall.Deny},
 		{"printf '%s\\n' 'make test' > x.sh; sh x.sh", toolwall.Allow},
 	} {

@@ -1,38 +1,22 @@
 package gate_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
-// rows calls f with the tab-separated columns of each line of testdata
-// file name that is neither blank nor a comment; a line without want
-// columns fails the test.
-func rows(t *testing.T, name string, want int, f func(n int, cols []string)) {
+// eachRow calls f with the line number and columns of each row of
+// testdata file name; a row without want columns fails the test.
+func eachRow(t *testing.T, name string, want int, f func(n int, cols []string)) {
 	t.Helper()
-	fh, err := os.Open("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != want {
-			t.Fatalf("%s:%d: want %d columns", name, n, want)
-		}
-		f(n, cols)
+	for _, r := range rows.Read(t, "testdata/"+name, want) {
+		f(r.Line, r.Fields)
 	}
 }
 
@@ -40,7 +24,7 @@ func rows(t *testing.T, name string, want int, f func(n int, cols []string)) {
 // written (NUL bytes).
 func TestInput(t *testing.T) {
 	g := fullGate(nil)
-	rows(t, "input.txt", 3, func(n int, cols []string) {
+	eachRow(t, "input.txt", 3, func(n int, cols []string) {
 		cmd, err := strconv.Unquote(cols[0])
 		if err != nil {
 			t.Fatalf("input.txt:%d: %v", n, err)
@@ -56,7 +40,7 @@ func TestInput(t *testing.T) {
 // how they are written (a name given twice, one that is not UTF-8).
 func TestToolInputs(t *testing.T) {
 	g := fullGate(nil)
-	rows(t, "tool-inputs.txt", 4, func(n int, cols []string) {
+	eachRow(t, "tool-inputs.txt", 4, func(n int, cols []string) {
 		if !json.Valid([]byte(cols[1])) {
 			t.Fatalf("tool-inputs.txt:%d: the input is not JSON", n)
 		}

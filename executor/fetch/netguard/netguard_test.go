@@ -1,33 +1,20 @@
 package netguard_test
 
 import (
-	"bufio"
 	"errors"
 	"net/netip"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/toolwall/toolwall/executor/fetch/netguard"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 func TestCheck(t *testing.T) {
-	f, err := os.Open("testdata/addrs.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
 	n := 0
-	for ln := 1; sc.Scan(); ln++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fl := strings.Split(line, "\t")
-		if len(fl) != 3 {
-			t.Fatalf("addrs.tsv:%d: want 3 fields", ln)
-		}
+	for _, r := range rows.Read(t, "testdata/addrs.tsv", 3) {
+		ln := r.Line
+		fl := r.Fields
 		n++
 		a := netip.MustParseAddr(fl[0])
 		err := netguard.Check(a)

@@ -1,12 +1,10 @@
 package unixshield
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"log/slog"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // captureLog sends slog's default logger to a buffer for the test.
@@ -36,21 +35,8 @@ func parseFloat(t *testing.T, s string) float64 {
 }
 
 func TestThresholdHygiene(t *testing.T) {
-	f, err := os.Open("testdata/thresholds.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Split(line, "\t")
-		if len(fields) != 4 {
-			t.Fatalf("%q: want 4 fields", line)
-		}
+	for _, r := range rows.Read(t, "testdata/thresholds.tsv", 4) {
+		fields := r.Fields
 		t.Run(fields[0], func(t *testing.T) {
 			buf := captureLog(t)
 			var s *Shield

@@ -1,31 +1,18 @@
 package destroy
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 func TestTags(t *testing.T) {
-	f, err := os.Open("testdata/tags.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	an := New(Options{SkipGit: true})
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		cols := strings.Split(l, "\t")
-		if len(cols) != 4 {
-			t.Fatalf("tags.tsv:%d: want 4 columns, got %q", n, l)
-		}
+	for _, r := range rows.Read(t, "testdata/tags.tsv", 4) {
+		n := r.Line
+		cols := r.Fields
 		tag, neg := strings.CutPrefix(cols[0], "!")
 		want := toolwall.Effect{Tag: toolwall.Tag(tag), Path: dash(cols[1]), Detail: dash(cols[2])}
 		r, err := analyze(t, an, cols[3], toolwall.UserContext)
@@ -41,9 +28,6 @@ func TestTags(t *testing.T) {
 		if found == neg {
 			t.Errorf("tags.tsv:%d: %q: effects %+v; want %s%+v", n, cols[3], r.Effects, map[bool]string{true: "no ", false: ""}[neg], want)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package resident
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 func TestRequestRoundTrip(t *testing.T) {
@@ -92,21 +93,8 @@ func TestReply(t *testing.T) {
 }
 
 func TestSocket(t *testing.T) {
-	f, err := os.Open("testdata/sockets.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		c := strings.Split(line, "\t")
-		if len(c) != 5 {
-			t.Fatalf("bad row %q", line)
-		}
+	for _, r := range rows.Read(t, "testdata/sockets.tsv", 5) {
+		c := r.Fields
 		env := map[string]string{"XDG_RUNTIME_DIR": c[1], "XDG_STATE_HOME": c[2], "HOME": c[3]}
 		getenv := func(k string) string {
 			if v := env[k]; v != "-" {

@@ -1,8 +1,6 @@
 package flow_test
 
 import (
-	"bufio"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -10,27 +8,15 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis/analysistest"
 	"github.com/toolwall/toolwall/analyzers/flow"
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/provenance"
 )
 
 // TestCalls reads testdata/calls.tsv: each command's rule and the flow
 // effects it gives (every effect of the tags listed there, in any order).
 func TestCalls(t *testing.T) {
-	fh, err := os.Open("testdata/calls.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			t.Fatalf("bad row %q", line)
-		}
+	for _, r := range rows.Read(t, "testdata/calls.tsv", 3) {
+		f := r.Fields
 		r := analysistest.Bash(t, flow.Analyzer, f[0], analysistest.Places{Cwd: "/w", Home: "/h"}, toolwall.UserContext)
 		var rules []string
 		for _, fd := range r.Findings {

@@ -1,13 +1,12 @@
 package provenance_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/provenance"
 )
 
@@ -83,24 +82,10 @@ func TestEncode(t *testing.T) {
 // TestAutoRun reads testdata/autorun.tsv: which places run later, and the
 // commands content written there would run.
 func TestAutoRun(t *testing.T) {
-	fh, err := os.Open("testdata/autorun.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	unq := strings.NewReplacer(`\n`, "\n", `\t`, "\t")
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) != 4 {
-			t.Fatalf("bad row %q", line)
-		}
-		_, body, ok := provenance.AutoRun(f[0], unq.Replace(f[1]))
-		if ok != (f[2] == "yes") || ok && body != unq.Replace(f[3]) {
+	for _, r := range rows.Read(t, "testdata/autorun.tsv", 4) {
+		f := r.Fields
+		_, body, ok := provenance.AutoRun(f[0], rows.Unescape(f[1]))
+		if ok != (f[2] == "yes") || ok && body != rows.Unescape(f[3]) {
 			t.Errorf("AutoRun(%s, %q) = %q %v, want %q %s", f[0], f[1], body, ok, f[3], f[2])
 		}
 	}

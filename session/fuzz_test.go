@@ -1,10 +1,8 @@
 package session
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // seedRecord is one line of testdata/records.tsv.
@@ -22,23 +21,12 @@ type seedRecord struct {
 
 func readSeedRecords(tb testing.TB) []seedRecord {
 	tb.Helper()
-	f, err := os.Open("testdata/records.tsv")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
 	var out []seedRecord
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 7 {
-			tb.Fatalf("records.tsv:%d: %d columns, want 7", n, len(cols))
-		}
+	for _, r := range rows.Read(tb, "testdata/records.tsv", 7) {
+		n := r.Line
+		cols := r.Fields
 		for i, c := range cols {
+			var err error
 			if cols[i], err = strconv.Unquote(c); err != nil {
 				tb.Fatalf("records.tsv:%d: column %d: %v", n, i+1, err)
 			}

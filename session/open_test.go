@@ -1,7 +1,6 @@
 package session_test
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -23,26 +23,10 @@ type openCase struct {
 
 func readOpenCases(t *testing.T) []openCase {
 	t.Helper()
-	f, err := os.Open("testdata/open.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var cases []openCase
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 3 {
-			t.Fatalf("open.tsv: want 3 columns: %q", line)
-		}
+	for _, r := range rows.Read(t, "testdata/open.tsv", 3) {
+		cols := r.Fields
 		cases = append(cases, openCase{cols[0], cols[1], cols[2]})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return cases
 }

@@ -1,7 +1,6 @@
 package session_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -90,21 +90,8 @@ func resetFault(t *testing.T, path, fault string) {
 // until it has lived a window of turns in the new file, while what the
 // new file holds is still returned.
 func TestReset(t *testing.T) {
-	f, err := os.Open("testdata/reset.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 3 {
-			t.Fatalf("bad row %q", line)
-		}
+	for _, r := range rows.Read(t, "testdata/reset.tsv", 3) {
+		cols := r.Fields
 		fault, want := cols[0], cols[1] == "yes"
 		t.Run(fault, func(t *testing.T) {
 			ctx := context.Background()

@@ -1,31 +1,18 @@
 package resident
 
 import (
-	"bufio"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // TestLoaderFree: an environment with an entry that starts with LD_ is
 // refused however the read splits it (testdata/environ.tsv).
 func TestLoaderFree(t *testing.T) {
-	f, err := os.Open("testdata/environ.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" && !strings.Contains(line, "\t") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 3 {
-			t.Fatalf("bad row %q", line)
-		}
+	for _, r := range rows.Read(t, "testdata/environ.tsv", 3) {
+		cols := r.Fields
 		env := []byte(strings.ReplaceAll(cols[0], "|", "\x00"))
 		piece, _ := strconv.Atoi(cols[1])
 		check := loaderFree()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/toolwall/toolwall/host/claudecode"
 	"github.com/toolwall/toolwall/internal/resident"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // The fault model (docs/faults.md): whatever happens to session memory —
@@ -240,21 +240,8 @@ func shiftTimes(t *testing.T, state string, d time.Duration) {
 
 // TestFaults drives the chain through every fault of testdata/faults.tsv.
 func TestFaults(t *testing.T) {
-	f, err := os.Open("testdata/faults.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 4 {
-			t.Fatalf("bad row %q", line)
-		}
+	for _, r := range rows.Read(t, "testdata/faults.tsv", 4) {
+		cols := r.Fields
 		name, when, want := cols[0], cols[1], cols[2]
 		apply := faults[name]
 		if apply == nil {

@@ -31,6 +31,7 @@ import (
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/executor"
 	"github.com/toolwall/toolwall/executor/websearch"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // key is the test's API key; it must never appear in an output, an error
@@ -275,20 +276,9 @@ func TestSearches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("testdata/searches.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	for n, line := range strings.Split(string(data), "\n") {
-		n++
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) != 5 {
-			t.Fatalf("searches.tsv:%d: %d fields, want 5", n, len(f))
-		}
+	for _, r := range rows.Read(t, "testdata/searches.tsv", 5) {
+		n, f := r.Line, r.Fields
 		session := "s" + strconv.Itoa(n)
 		before, escapes := p.requests.Load(), p.escapes.Load()
 		out, err := e.Execute(ctx, searchCall(session, f[0], f[1]))

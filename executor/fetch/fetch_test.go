@@ -29,6 +29,7 @@ import (
 	"github.com/toolwall/toolwall/executor"
 	"github.com/toolwall/toolwall/executor/executortest"
 	"github.com/toolwall/toolwall/executor/fetch"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // pubAddr is the one address the test policy vouches for: the stand-in
@@ -240,21 +241,10 @@ func (allowAll) WatchedTools() []string                                   { retu
 // escapes.
 func TestSSRFMatrix(t *testing.T) {
 	l := newLab(t)
-	data, err := os.ReadFile("testdata/ssrf.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, passed := 0, 0
-	for ln, line := range strings.Split(string(data), "\n") {
-		ln++
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fl := strings.Split(line, "\t")
-		if len(fl) != 4 {
-			t.Fatalf("ssrf.tsv:%d: want 4 fields, got %d", ln, len(fl))
-		}
-		rows++
+	cases, passed := 0, 0
+	for _, r := range rows.Read(t, "testdata/ssrf.tsv", 4) {
+		ln, fl := r.Line, r.Fields
+		cases++
 		want, note := fl[0], fl[3]
 		p := strconv.Itoa(l.port)
 		u := strings.NewReplacer("{PUB}", "https://pub.test:"+p, "{P}", p).Replace(fl[1])
@@ -311,10 +301,10 @@ func TestSSRFMatrix(t *testing.T) {
 			passed++
 		}
 	}
-	if rows < 100 {
-		t.Errorf("ssrf.tsv: %d rows, want at least 100", rows)
+	if cases < 100 {
+		t.Errorf("ssrf.tsv: %d rows, want at least 100", cases)
 	}
-	t.Logf("SSRF matrix: %d rows × 2 gates, %d runs as expected, %d escapes, %d dials to the public server", rows, passed, l.escapes.Load(), l.dials.Load())
+	t.Logf("SSRF matrix: %d rows × 2 gates, %d runs as expected, %d escapes, %d dials to the public server", cases, passed, l.escapes.Load(), l.dials.Load())
 	if l.escapes.Load() != 0 {
 		t.Errorf("%d escapes", l.escapes.Load())
 	}

@@ -1,14 +1,13 @@
 package destroy
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -28,30 +27,14 @@ type tcase struct {
 // and blank lines are skipped, and "\n" in command stands for a newline.
 func readCases(t testing.TB, file string) []tcase {
 	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []tcase
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		cols := strings.Split(l, "\t")
-		if len(cols) < 3 {
-			t.Fatalf("%s:%d: want expect<TAB>rule<TAB>command, got %q", file, n, l)
-		}
-		c := tcase{line: n, expect: cols[0], rule: cols[1], command: strings.ReplaceAll(cols[2], `\n`, "\n")}
+	for _, r := range rows.ReadMin(t, file, 3) {
+		cols := r.Fields
+		c := tcase{line: r.Line, expect: cols[0], rule: cols[1], command: strings.ReplaceAll(cols[2], `\n`, "\n")}
 		if len(cols) > 3 {
 			c.note = cols[3]
 		}
 		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

@@ -302,15 +302,8 @@ func TestOpenCurrentWritesNothing(t *testing.T) {
 // renamed aside with its bytes intact and a fresh store works; a newer
 // schema or a directory is refused untouched.
 func TestOpenRecover(t *testing.T) {
-	f, err := os.ReadFile("testdata/recover.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(f), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
+	for _, r := range rows.Read(t, "testdata/recover.tsv", 0) {
+		cols := r.Fields
 		t.Run(cols[0], func(t *testing.T) {
 			dir := t.TempDir()
 			path := openSetup(t, dir, cols[0])

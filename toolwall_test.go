@@ -1,28 +1,20 @@
 package toolwall
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
-// rows reads a tab-separated data file, skipping blank and # lines.
-func rows(t *testing.T, name string) [][]string {
+// table returns the fields of each row of a tab-separated data file.
+func table(t *testing.T, name string) [][]string {
 	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if l := sc.Text(); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, strings.Split(l, "\t"))
-		}
+	for _, r := range rows.Read(t, name, 0) {
+		out = append(out, r.Fields)
 	}
 	return out
 }
@@ -37,7 +29,7 @@ func num(t *testing.T, s string) float64 {
 }
 
 func TestBands(t *testing.T) {
-	for _, r := range rows(t, "testdata/bands.tsv") {
+	for _, r := range table(t, "testdata/bands.tsv") {
 		th := Thresholds{Warn: num(t, r[1]), Block: num(t, r[2])}
 		b := th.Band(num(t, r[0]))
 		if b.String() != r[3] || b.Action().String() != r[4] {
@@ -47,7 +39,7 @@ func TestBands(t *testing.T) {
 }
 
 func TestNewThresholds(t *testing.T) {
-	for _, r := range rows(t, "testdata/thresholds.tsv") {
+	for _, r := range table(t, "testdata/thresholds.tsv") {
 		th, notes := NewThresholds(num(t, r[0]), num(t, r[1]))
 		if th.Warn != num(t, r[2]) || th.Block != num(t, r[3]) || strconv.Itoa(len(notes)) != r[4] {
 			t.Errorf("NewThresholds(%s, %s) = %+v %q, want %s %s with %s notes", r[0], r[1], th, notes, r[2], r[3], r[4])

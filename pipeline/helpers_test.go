@@ -1,35 +1,22 @@
 package pipeline
 
 import (
-	"bufio"
 	"context"
-	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // readLines returns the non-comment lines of a testdata file with their
 // line numbers, split on tabs.
 func readLines(t testing.TB, name string) (lines [][]string, nums []int) {
 	t.Helper()
-	f, err := os.Open("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if l := sc.Text(); l != "" && !strings.HasPrefix(l, "#") {
-			lines = append(lines, strings.Split(l, "\t"))
-			nums = append(nums, n)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	for _, r := range rows.Read(t, "testdata/"+name, 0) {
+		lines = append(lines, r.Fields)
+		nums = append(nums, r.Line)
 	}
 	return lines, nums
 }

@@ -1,14 +1,13 @@
 package shell
 
 import (
-	"bufio"
-	"os"
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 var langNames = map[string]lang{"python": langPython, "node": langNode, "perl": langPerl, "ruby": langRuby, "php": langPHP,
@@ -29,24 +28,9 @@ func loadCode(t testing.TB) []codeCase {
 // loadCodeFile reads a case file of loadCode's format from testdata.
 func loadCodeFile(t testing.TB, name string) []codeCase {
 	t.Helper()
-	fh, err := os.Open("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
 	var out []codeCase
-	sc := bufio.NewScanner(fh)
-	n := 0
-	for sc.Scan() {
-		n++
-		l := sc.Text()
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		cols := strings.Split(l, "\t")
-		if len(cols) < 2 {
-			t.Fatalf("%s:%d: want at least 2 columns, got %d", name, n, len(cols))
-		}
+	for _, r := range rows.ReadMin(t, "testdata/"+name, 2) {
+		n, cols := r.Line, r.Fields
 		lg, ok := langNames[cols[0]]
 		if !ok {
 			t.Fatalf("%s:%d: unknown language %q", name, n, cols[0])
@@ -64,9 +48,6 @@ func loadCodeFile(t testing.TB, name string) []codeCase {
 			c.want = append(c.want, want)
 		}
 		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

@@ -1,18 +1,17 @@
 package unixshield
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // step is one line of testdata/scenarios.txt.
@@ -35,29 +34,17 @@ type scenario struct {
 
 func loadScenarios(t testing.TB) []scenario {
 	t.Helper()
-	f, err := os.Open("testdata/scenarios.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []scenario
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
-			continue
-		case strings.HasPrefix(line, "= "):
-			out = append(out, scenario{name: strings.TrimPrefix(line, "= ")})
+	for _, r := range rows.Read(t, "testdata/scenarios.txt", 0) {
+		n, f := r.Line, r.Fields
+		if name, ok := strings.CutPrefix(strings.Join(f, "\t"), "= "); ok {
+			out = append(out, scenario{name: name})
 			continue
 		}
 		if len(out) == 0 {
 			t.Fatalf("line %d: step before the first scenario", n)
 		}
 		cur := &out[len(out)-1]
-		f := strings.Split(line, "\t")
 		if f[0] == "thresholds" {
 			w, _ := strconv.ParseFloat(f[1], 64)
 			b, _ := strconv.ParseFloat(f[2], 64)
@@ -74,6 +61,7 @@ func loadScenarios(t testing.TB) []scenario {
 		case strings.HasPrefix(f[0], "run"):
 			s.op = "run"
 			if f[0] != "run" {
+				var err error
 				s.times, err = strconv.Atoi(strings.TrimPrefix(f[0], "run"))
 				if err != nil {
 					t.Fatalf("line %d: bad op %q", n, f[0])
@@ -87,9 +75,6 @@ func loadScenarios(t testing.TB) []scenario {
 			s.rules = strings.Split(f[6], ",")
 		}
 		cur.steps = append(cur.steps, s)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

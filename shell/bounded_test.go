@@ -1,31 +1,19 @@
 package shell
 
 import (
-	"bufio"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // TestBounded checks that pathological inputs (testdata/bounded.tsv) are
 // answered quickly and with the expected limit.
 func TestBounded(t *testing.T) {
-	fh, err := os.Open("testdata/bounded.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
+	for _, r := range rows.Read(t, "testdata/bounded.tsv", 0) {
+		n, cols := r.Line, r.Fields
 		var b strings.Builder
 		for i := 1; i+1 < len(cols); i += 2 {
 			unit, err := strconv.Unquote(cols[i])

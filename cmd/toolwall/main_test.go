@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/toolwall/toolwall/host/claudecode"
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/session"
 )
 
@@ -53,18 +53,8 @@ func TestMain(m *testing.M) {
 }
 
 func TestCheckExitCodes(t *testing.T) {
-	f, err := os.Open("testdata/check.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Split(line, "\t")
+	for _, r := range rows.Read(t, "testdata/check.tsv", 0) {
+		fields := r.Fields
 		for i, f := range fields {
 			fields[i] = strings.NewReplacer("CONFIG_DISABLE_RESET", configFile(t, "[rules]\ndisable = [\"git.reset-hard\"]\n"),
 				"CONFIG_BROKEN", configFile(t, "[rules]\ndisabel = []\n")).Replace(f)

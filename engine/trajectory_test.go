@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/engine"
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/policy"
 	"github.com/toolwall/toolwall/trajectory"
 )
@@ -27,28 +27,20 @@ func TestTrajectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := filepath.Join(t.TempDir(), "state.db")
-	data, err := os.ReadFile("testdata/trajectory.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	for n, line := range strings.Split(string(data), "\n") {
-		n++
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	for _, r := range rows.Read(t, "testdata/trajectory.tsv", 0) {
+		n, f := r.Line, r.Fields
 		e := engine.New(engine.Options{Config: cfg, Memory: engine.Persistent, State: state, Logger: slog.New(slog.DiscardHandler)})
 		if e.Trajectory() == nil {
 			t.Fatal("[trajectory] enabled, but the engine has none")
 		}
-		if line == "turn" {
+		if len(f) == 1 && f[0] == "turn" {
 			if _, err := e.AdvanceTurn(ctx, "s"); err != nil {
 				t.Fatal(err)
 			}
 			e.Close()
 			continue
 		}
-		f := strings.Split(line, "\t")
 		if len(f) != 4 {
 			t.Fatalf("trajectory.tsv:%d: %d fields, want 4", n, len(f))
 		}

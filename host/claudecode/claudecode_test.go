@@ -9,6 +9,7 @@ import (
 	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/hosttest"
 	"github.com/toolwall/toolwall/host/view"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 func TestConformance(t *testing.T) { hosttest.Run(t, Adapter{}, view.For("claude-code")) }
@@ -45,24 +46,14 @@ func TestEvents(t *testing.T) {
 // TestCaller reads testdata/callers.tsv: a sub-agent's call carries its
 // agent_type, else its agent_id, as the call's Caller.
 func TestCaller(t *testing.T) {
-	b, err := os.ReadFile("testdata/callers.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dash := func(s string) string {
 		if s == "-" {
 			return ""
 		}
 		return strings.ReplaceAll(s, `\n`, "\n")
 	}
-	for n, line := range strings.Split(string(b), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			t.Fatalf("callers.tsv:%d: %d fields", n+1, len(f))
-		}
+	for _, r := range rows.Read(t, "testdata/callers.tsv", 3) {
+		f := r.Fields
 		p := map[string]any{"session_id": "s", "cwd": "/w", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}
 		if v := dash(f[0]); v != "" {
 			p["agent_type"] = v
@@ -73,10 +64,10 @@ func TestCaller(t *testing.T) {
 		raw, _ := json.Marshal(p)
 		req, err := Adapter{}.Decode(raw)
 		if err != nil || len(req.Calls) != 1 {
-			t.Fatalf("callers.tsv:%d: %v", n+1, err)
+			t.Fatalf("%s: %v", r.Pos(), err)
 		}
 		if got := req.Calls[0].Caller; got != dash(f[2]) {
-			t.Errorf("callers.tsv:%d: Caller %q, want %q", n+1, got, dash(f[2]))
+			t.Errorf("%s: Caller %q, want %q", r.Pos(), got, dash(f[2]))
 		}
 	}
 }

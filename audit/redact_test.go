@@ -1,35 +1,23 @@
 package audit
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 type redactCase struct{ in, want, kinds string }
 
 func redactCases(t testing.TB) []redactCase {
-	f, err := os.Open("testdata/redact.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []redactCase
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if l := sc.Text(); l != "" && !strings.HasPrefix(l, "#") {
-			p := strings.Split(l, "\t")
-			if len(p) != 3 {
-				t.Fatalf("bad line %q", l)
-			}
-			unesc := strings.NewReplacer(`\n`, "\n")
-			out = append(out, redactCase{unesc.Replace(p[0]), unesc.Replace(p[1]), p[2]})
-		}
+	for _, r := range rows.Read(t, "testdata/redact.tsv", 3) {
+		p := r.Fields
+		unesc := strings.NewReplacer(`\n`, "\n")
+		out = append(out, redactCase{unesc.Replace(p[0]), unesc.Replace(p[1]), p[2]})
 	}
 	return out
 }

@@ -1,34 +1,20 @@
 package toolwall_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/toolwall/toolwall"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // TestAmbiguousKey plays testdata/dupkeys.txt.
 func TestAmbiguousKey(t *testing.T) {
-	f, err := os.Open("testdata/dupkeys.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		in, want, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("no tab in %q", line)
-		}
+	for _, r := range rows.ReadMin(t, "testdata/dupkeys.txt", 2) {
+		in, want := r.Fields[0], strings.Join(r.Fields[1:], "\t")
 		if !json.Valid([]byte(in)) {
 			t.Fatalf("not JSON: %s", in)
 		}
@@ -140,17 +126,10 @@ func BenchmarkAmbiguousKey(b *testing.B) {
 // a hook payload's outermost object (AmbiguousTopKey), and of a server
 // request outside its tool inputs (AmbiguousKeyOutside).
 func TestAmbiguousKeyScoped(t *testing.T) {
-	data, err := os.ReadFile("testdata/dupkeys-scoped.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 3 || !json.Valid([]byte(cols[0])) {
-			t.Fatalf("bad row %q", line)
+	for _, r := range rows.Read(t, "testdata/dupkeys-scoped.txt", 3) {
+		cols := r.Fields
+		if !json.Valid([]byte(cols[0])) {
+			t.Fatalf("%s: not JSON: %s", r.Pos(), cols[0])
 		}
 		name := func(n, _ string, found bool) string {
 			if !found {

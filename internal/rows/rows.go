@@ -7,6 +7,11 @@
 // tabs, taken as written (no quoting, no trimming). A trailing carriage
 // return is dropped. Rows keep their line number, so a test can report a
 // failing case as file:line.
+//
+// Read wants a fixed number of fields, ReadMin a least number (the rest
+// optional), and ReadRest a least number whose last field keeps any tabs
+// that follow. Fields that must hold a newline or a tab write it as \n or
+// \t; Unescape turns those back.
 package rows
 
 import (
@@ -50,6 +55,18 @@ func ReadMin(tb testing.TB, path string, min int) []Row {
 		if len(r.Fields) < min {
 			tb.Fatalf("%s: %d fields, want at least %d", r.Pos(), len(r.Fields), min)
 		}
+	}
+	return rs
+}
+
+// ReadRest is ReadMin for tables whose last of n fields is free text
+// that may hold tabs: each row has at least n fields, and its fields from
+// the nth on are joined back, tabs and all, into the nth.
+func ReadRest(tb testing.TB, path string, n int) []Row {
+	tb.Helper()
+	rs := ReadMin(tb, path, n)
+	for i, r := range rs {
+		rs[i].Fields = append(r.Fields[:n-1:n-1], strings.Join(r.Fields[n-1:], "\t"))
 	}
 	return rs
 }

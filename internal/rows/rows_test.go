@@ -34,3 +34,13 @@ func TestPos(t *testing.T) {
 		t.Fatalf("first row %+v", rs)
 	}
 }
+
+// TestReadRest reads testdata/rest.tsv, whose rows say how many fields
+// they hold once the third takes the rest of the line.
+func TestReadRest(t *testing.T) {
+	for _, r := range rows.ReadRest(t, "testdata/rest.tsv", 3) {
+		if len(r.Fields) != 3 || r.Fields[2] != rows.Unescape(r.Fields[1]) {
+			t.Errorf("%s: fields %q", r.Pos(), r.Fields)
+		}
+	}
+}

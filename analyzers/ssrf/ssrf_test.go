@@ -1,11 +1,9 @@
 package ssrf
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/netip"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // row is one line of a testdata table.
@@ -26,22 +25,9 @@ type row struct {
 // double quote is a Go-quoted string.
 func readTable(t testing.TB, name string, n int) []row {
 	t.Helper()
-	f, err := os.Open("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []row
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		text := sc.Text()
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		fields := strings.SplitN(text, "\t", n)
-		if len(fields) != n {
-			t.Fatalf("%s:%d: want %d tab-separated fields, got %d", name, ln, n, len(fields))
-		}
+	var out []row
+	for _, r := range rows.ReadRest(t, "testdata/"+name, n) {
+		ln, fields := r.Line, r.Fields
 		for i, fl := range fields {
 			if strings.HasPrefix(fl, `"`) {
 				u, err := strconv.Unquote(fl)
@@ -51,15 +37,12 @@ func readTable(t testing.TB, name string, n int) []row {
 				fields[i] = u
 			}
 		}
-		rows = append(rows, row{ln, fields})
+		out = append(out, row{ln, fields})
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) == 0 {
+	if len(out) == 0 {
 		t.Fatalf("%s: no cases", name)
 	}
-	return rows
+	return out
 }
 
 func TestCheck(t *testing.T) {

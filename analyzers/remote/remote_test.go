@@ -1,9 +1,7 @@
 package remote
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -29,22 +28,9 @@ type row struct {
 // lines are skipped; a field starting with a double quote is Go-quoted.
 func readTable(t testing.TB, name string, n int) []row {
 	t.Helper()
-	f, err := os.Open("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []row
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		text := sc.Text()
-		if strings.TrimSpace(text) == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		fields := strings.SplitN(text, "\t", n)
-		if len(fields) != n {
-			t.Fatalf("%s:%d: want %d tab-separated fields, got %d", name, ln, n, len(fields))
-		}
+	var out []row
+	for _, r := range rows.ReadRest(t, "testdata/"+name, n) {
+		ln, fields := r.Line, r.Fields
 		last := fields[n-1]
 		if strings.HasPrefix(last, `"`) {
 			u, err := strconv.Unquote(last)
@@ -53,15 +39,12 @@ func readTable(t testing.TB, name string, n int) []row {
 			}
 			fields[n-1] = u
 		}
-		rows = append(rows, row{ln, fields})
+		out = append(out, row{ln, fields})
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) == 0 {
+	if len(out) == 0 {
 		t.Fatalf("%s: no cases", name)
 	}
-	return rows
+	return out
 }
 
 // analyze runs the analyzer on command as a Bash call in ctx.

@@ -1,44 +1,24 @@
 package files
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
-// rows reads a tab-separated table, skipping blank lines and # comments,
+// table reads a tab-separated table, skipping blank lines and # comments,
 // and checks every row has n fields.
-func rows(t testing.TB, file string, n int) [][]string {
+func table(t testing.TB, file string, n int) [][]string {
 	t.Helper()
-	fh, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
 	var out [][]string
-	sc := bufio.NewScanner(fh)
-	line := 0
-	for sc.Scan() {
-		line++
-		l := sc.Text()
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		f := strings.SplitN(l, "\t", n)
-		if len(f) != n {
-			t.Fatalf("%s:%d: want %d tab-separated fields, got %d", file, line, n, len(f))
-		}
-		out = append(out, f)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	for _, r := range rows.ReadRest(t, file, n) {
+		out = append(out, r.Fields)
 	}
 	return out
 }
@@ -62,7 +42,7 @@ func verdict(r *analysis.Report) toolwall.Action {
 }
 
 func TestCalls(t *testing.T) {
-	for _, row := range rows(t, "testdata/calls.tsv", 4) {
+	for _, row := range table(t, "testdata/calls.tsv", 4) {
 		want, rule, tool, input := row[0], row[1], row[2], row[3]
 		t.Run(tool+" "+input, func(t *testing.T) {
 			r := analyze(tool, input, toolwall.UserContext)
@@ -93,7 +73,7 @@ func TestCalls(t *testing.T) {
 }
 
 func TestRootContext(t *testing.T) {
-	for _, row := range rows(t, "testdata/calls.tsv", 4) {
+	for _, row := range table(t, "testdata/calls.tsv", 4) {
 		if r := analyze(row[2], row[3], toolwall.RootContext); len(r.Findings)+len(r.Effects) != 0 {
 			t.Errorf("%s %s in root context: %+v %+v", row[2], row[3], r.Findings, r.Effects)
 		}
@@ -101,7 +81,7 @@ func TestRootContext(t *testing.T) {
 }
 
 func TestTags(t *testing.T) {
-	for _, row := range rows(t, "testdata/tags.tsv", 3) {
+	for _, row := range table(t, "testdata/tags.tsv", 3) {
 		want, tool, input := row[0], row[1], row[2]
 		r := analyze(tool, input, toolwall.UserContext)
 		var got []string
@@ -126,7 +106,7 @@ func TestReasonNamesPath(t *testing.T) {
 }
 
 func FuzzAnalyzer(f *testing.F) {
-	for _, row := range rows(f, "testdata/calls.tsv", 4) {
+	for _, row := range table(f, "testdata/calls.tsv", 4) {
 		f.Add(row[2], row[3])
 	}
 	f.Fuzz(func(t *testing.T, tool, input string) {

@@ -1,35 +1,21 @@
 package unixshield
 
 import (
-	"bufio"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 func TestMatchTable(t *testing.T) {
-	f, err := os.Open("testdata/match.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.SplitN(line, "\t", 3)
-		if len(fields) != 3 {
-			t.Fatalf("line %d: want 3 fields", n)
-		}
+	for _, r := range rows.ReadRest(t, "testdata/match.tsv", 3) {
+		n, fields := r.Line, r.Fields
 		text := fields[2]
 		if strings.HasPrefix(text, `"`) {
+			var err error
 			if text, err = strconv.Unquote(text); err != nil {
 				t.Fatalf("line %d: %v", n, err)
 			}

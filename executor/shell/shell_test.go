@@ -1,7 +1,6 @@
 package shell_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +18,7 @@ import (
 	"github.com/toolwall/toolwall/executor"
 	"github.com/toolwall/toolwall/executor/executortest"
 	"github.com/toolwall/toolwall/executor/shell"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // The test binary doubles as a fake shell: with FAKESHELL in its
@@ -101,22 +101,9 @@ func bash(command string) *executor.Request {
 // refuses: a refusal returns exit status 126 with the rule and reason, the
 // shell never starts, and the audit record of the refusal is written.
 func TestBoundary(t *testing.T) {
-	f, err := os.Open("testdata/boundary.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
 	n := 0
-	for ln := 1; sc.Scan(); ln++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.SplitN(line, "\t", 4)
-		if len(fields) != 4 {
-			t.Fatalf("boundary.tsv:%d: want 4 fields", ln)
-		}
+	for _, r := range rows.ReadRest(t, "testdata/boundary.tsv", 4) {
+		ln, fields := r.Line, r.Fields
 		ctx, want, rule, command := toolwall.ExecContext(fields[0]), fields[1], fields[2], fields[3]
 		n++
 		t.Run(fmt.Sprintf("%d", ln), func(t *testing.T) {

@@ -1,16 +1,15 @@
 package self
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/analysis/analysistest"
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -40,19 +39,9 @@ func verdict(t testing.TB, tool, input string) (toolwall.Action, []toolwall.Find
 }
 
 func TestCases(t *testing.T) {
-	f, err := os.Open("testdata/cases.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
 	n := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		parts := strings.SplitN(line, "\t", 3)
+	for _, r := range rows.ReadRest(t, "testdata/cases.tsv", 3) {
+		parts := r.Fields
 		input := parts[2]
 		if parts[1] == toolwall.ToolBash {
 			input = strings.ReplaceAll(input, `\n`, "\n")

@@ -1,11 +1,12 @@
 package shell
 
 import (
-	"os"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 // TestDryRunBounded reads scripts that try to keep the dry run busy or
@@ -13,22 +14,8 @@ import (
 // second and 256 MiB of allocation, and Script.DryRun must say whether
 // the dry run read it, was not started, or was stopped.
 func TestDryRunBounded(t *testing.T) {
-	data, err := os.ReadFile("testdata/drybounds.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n, line := range strings.Split(string(data), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		want, src, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("drybounds.tsv:%d: want DryRun<TAB>script", n+1)
-		}
-		r := struct {
-			Line   int
-			Fields []string
-		}{n + 1, []string{want, strings.ReplaceAll(src, `\n`, "\n")}}
+	for _, r := range rows.ReadRest(t, "testdata/drybounds.tsv", 2) {
+		r.Fields[1] = strings.ReplaceAll(r.Fields[1], `\n`, "\n")
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		start := time.Now()

@@ -1,7 +1,6 @@
 package programs_test
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/programs"
 )
 
@@ -70,25 +70,12 @@ func token(w *syntax.Word) programs.Token {
 	return tok
 }
 
-// rows reads a tab-separated case table: command, expected rendering.
-func rows(t *testing.T, name string) [][2]string {
+// table reads a tab-separated case table: command, expected rendering.
+func table(t *testing.T, name string) [][2]string {
 	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out [][2]string
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		a, b, ok := strings.Cut(l, "\t")
-		if !ok {
-			t.Fatalf("%s:%d: want command<TAB>rendering", name, n)
-		}
+	for _, r := range rows.ReadRest(t, name, 2) {
+		a, b := r.Fields[0], r.Fields[1]
 		out = append(out, [2]string{a, strings.TrimLeft(b, "\t")})
 	}
 	return out
@@ -97,7 +84,7 @@ func rows(t *testing.T, name string) [][2]string {
 // TestParse reads every row of testdata/parse.tsv through the builtin
 // catalog and compares the rendering.
 func TestParse(t *testing.T) {
-	for _, r := range rows(t, "testdata/parse.tsv") {
+	for _, r := range table(t, "testdata/parse.tsv") {
 		argv := tokens(t, r[0])
 		p := programs.Parse(programs.Lookup(argv[0].Value), argv)
 		if got := p.Render(argv); got != r[1] {

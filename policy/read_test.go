@@ -3,7 +3,6 @@
 package policy_test
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,25 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/policy"
 )
 
 // TestProjectFileKinds plays testdata/projectfiles.txt: the project layer
 // is read only from a regular file of bounded size that is not a link.
 func TestProjectFileKinds(t *testing.T) {
-	f, err := os.Open("testdata/projectfiles.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	const secret = "AKIAIOSFODNN7EXAMPLE"
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		kind, want, _ := strings.Cut(line, "\t")
+	for _, r := range rows.Read(t, "testdata/projectfiles.txt", 0) {
+		kind, want := r.Fields[0], strings.Join(r.Fields[1:], "\t")
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()
 			file := filepath.Join(dir, policy.ProjectFile)

@@ -1,15 +1,14 @@
 package unresolved
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
 	"github.com/toolwall/toolwall/analysis/analysistest"
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -28,19 +27,9 @@ func judge(t testing.TB, cmd string, root bool) toolwall.Action {
 }
 
 func TestCases(t *testing.T) {
-	f, err := os.Open("testdata/cases.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
 	n := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		want, cmd, _ := strings.Cut(line, "\t")
+	for _, r := range rows.Read(t, "testdata/cases.tsv", 0) {
+		want, cmd := r.Fields[0], strings.Join(r.Fields[1:], "\t")
 		if got := judge(t, cmd, false); got.String() != want {
 			t.Errorf("%q: %v, want %s", cmd, got, want)
 		}

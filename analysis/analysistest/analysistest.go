@@ -1,15 +1,14 @@
 package analysistest
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/analysis"
+	"github.com/toolwall/toolwall/internal/rows"
 	"github.com/toolwall/toolwall/shell"
 )
 
@@ -46,10 +45,7 @@ func Strongest(r *analysis.Report) toolwall.Action {
 }
 
 // Row is one line of a case table: its line number and fields.
-type Row struct {
-	Line   int
-	Fields []string
-}
+type Row = rows.Row
 
 // ReadTSV reads testdata/name: blank lines and "#" comments are skipped,
 // each other line must split into cols tab-separated fields (the last one
@@ -57,27 +53,9 @@ type Row struct {
 // stands for a newline. A malformed line fails the test.
 func ReadTSV(t testing.TB, name string, cols int) []Row {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
+	rs := rows.ReadRest(t, filepath.Join("testdata", name), cols)
+	for _, r := range rs {
+		r.Fields[cols-1] = strings.ReplaceAll(r.Fields[cols-1], `\n`, "\n")
 	}
-	defer f.Close()
-	var rows []Row
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fs := strings.SplitN(line, "\t", cols)
-		if len(fs) != cols {
-			t.Fatalf("%s:%d: want %d tab-separated fields, got %d", name, n, cols, len(fs))
-		}
-		fs[cols-1] = strings.ReplaceAll(fs[cols-1], `\n`, "\n")
-		rows = append(rows, Row{n, fs})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return rs
 }

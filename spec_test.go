@@ -1,7 +1,6 @@
 package toolwall_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/toolwall/toolwall"
 	"github.com/toolwall/toolwall/engine"
 	"github.com/toolwall/toolwall/eval"
+	"github.com/toolwall/toolwall/internal/rows"
 )
 
 const specCopy = "testdata/spec/cases.jsonl"
@@ -20,21 +20,11 @@ const specCopy = "testdata/spec/cases.jsonl"
 // disputed reads testdata/spec-disputed.txt: id → reason.
 func disputed(t *testing.T) map[string]string {
 	t.Helper()
-	f, err := os.Open("testdata/spec-disputed.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	out := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		id, why, ok := strings.Cut(line, "\t")
-		if !ok || strings.TrimSpace(why) == "" {
-			t.Fatalf("disputed.txt: %q needs id<TAB>reason", line)
+	for _, r := range rows.ReadRest(t, "testdata/spec-disputed.txt", 2) {
+		id, why := r.Fields[0], r.Fields[1]
+		if strings.TrimSpace(why) == "" {
+			t.Fatalf("%s: %q needs id<TAB>reason", r.Pos(), id)
 		}
 		out[id] = why
 	}

@@ -2,7 +2,6 @@ package claudecode
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -19,15 +18,8 @@ func FuzzAdapter(f *testing.F) { hosttest.Fuzz(f, Adapter{}, view.For("claude-co
 // TestEvents reads testdata/events.tsv: a misspelled PreToolUse is
 // refused rather than ignored (an ignored event is an allow).
 func TestEvents(t *testing.T) {
-	b, err := os.ReadFile("testdata/events.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n, line := range strings.Split(string(b), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, want, _ := strings.Cut(line, "\t")
+	for _, r := range rows.Read(t, "testdata/events.tsv", 0) {
+		name, want := r.Fields[0], strings.Join(r.Fields[1:], "\t")
 		p, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": "/w", "hook_event_name": name, "tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}})
 		req, err := Adapter{}.Decode(p)
 		got := req.Event.String()
@@ -38,7 +30,7 @@ func TestEvents(t *testing.T) {
 			got = "ignored"
 		}
 		if got != want {
-			t.Errorf("events.tsv:%d: %q: %s, want %s", n+1, name, got, want)
+			t.Errorf("%s: %q: %s, want %s", r.Pos(), name, got, want)
 		}
 	}
 }

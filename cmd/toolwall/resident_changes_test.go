@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolwall/toolwall/host"
 	"github.com/toolwall/toolwall/host/view"
 	"github.com/toolwall/toolwall/llm/llmtest"
 )
@@ -82,7 +83,16 @@ func TestResidentFollowsChanges(t *testing.T) {
 					// session's refusals on one side would change the
 					// other's answer (chain.repeated-refusal).
 					full := append([]string{"hook"}, args...)
-					served := runProgram(t, in.client, append(slices.Clone(env), "TOOLWALL_RESIDENT=only", "TOOLWALL_STATE="+filepath.Join(dir, "r", "state.db")), full, payload)
+					serve := func() host.Response {
+						return runProgram(t, in.client, append(slices.Clone(env), "TOOLWALL_RESIDENT=only", "TOOLWALL_STATE="+filepath.Join(dir, "r", "state.db")), full, payload)
+					}
+					served := serve()
+					if served.Exit == 2 && strings.Contains(served.Stderr, "no resident served") {
+						// Once more: on a loaded machine (CI runs packages
+						// at once) a big answer can miss the client's 5 s;
+						// a resident that cannot serve it misses twice.
+						served = serve()
+					}
 					direct := runProgram(t, in.full, append(slices.Clone(env), "TOOLWALL_STATE="+filepath.Join(dir, "b", "state.db")), full, payload)
 					if served.Exit == 2 && strings.Contains(served.Stderr, "no resident served") {
 						t.Fatalf("line %d (%s): not served: %s", st.line, st.text, served.Stderr)

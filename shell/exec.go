@@ -152,6 +152,8 @@ func (w *walker) finish(c *Command, own []Redirect, f frame) {
 	}
 	if in, ok := stdinOf(own, c.Cwd); ok {
 		c.Stdin = in
+	} else if in, ok := w.dupStdin(c, own); ok {
+		c.Stdin = in
 	} else {
 		c.Stdin = f.stdin
 	}
@@ -741,4 +743,50 @@ func rawJoin(args []Word) string {
 		parts[i] = a.Raw
 	}
 	return strings.Join(parts, " ")
+}
+
+// dupStdin returns the standard input a `<&N` of own gives c when the
+// reader knows what descriptor N holds: a heredoc or here-string opened
+// on N by the same command (bash 3<<<'…' <&3) or by an earlier bare
+// `exec N<<<'…'`, which keeps it open for the rest of the script. A bare
+// exec's such descriptors are remembered here.
+func (w *walker) dupStdin(c *Command, own []Redirect) (Stdin, bool) {
+	opened := func(r Redirect) (string, Stdin, bool) {
+		if r.Fd == "" || r.Fd == "0" || (r.Op != "<<<" && r.Op != "<<" && r.Op != "<<-") {
+			return "", Stdin{}, false
+		}
+		d := r
+		d.Fd = ""
+		in, ok := stdinOf([]Redirect{d}, c.Cwd)
+		return r.Fd, in, ok
+	}
+	if len(c.Args) == 1 && c.Name == "exec" {
+		for _, r := range own {
+			if fd, in, ok := opened(r); ok {
+				if w.fds == nil {
+					w.fds = map[string]Stdin{}
+				}
+				w.fds[fd] = in
+			}
+		}
+		return Stdin{}, false
+	}
+	var in Stdin
+	found := false
+	here := map[string]Stdin{}
+	for _, r := range own {
+		if fd, st, ok := opened(r); ok {
+			here[fd] = st
+			continue
+		}
+		if r.Op != "<&" || (r.Fd != "" && r.Fd != "0") || r.Target.Dynamic {
+			continue
+		}
+		if st, ok := here[r.Target.Value]; ok {
+			in, found = st, true
+		} else if st, ok := w.fds[r.Target.Value]; ok {
+			in, found = st, true
+		}
+	}
+	return in, found
 }

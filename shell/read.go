@@ -184,7 +184,10 @@ type walker struct {
 	candsRead bool
 	opt       Options
 	script    *Script
-	parser    *syntax.Parser
+	// fds are the heredocs and here-strings a bare exec left open on a
+	// descriptor (exec 3<<<'…'), for a later `<&3` (see dupStdin).
+	fds    map[string]Stdin
+	parser *syntax.Parser
 	// out is where emitted commands go: Script.Commands, or a Func's
 	// Calls while a definition is walked.
 	out *[]*Command

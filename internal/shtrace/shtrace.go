@@ -151,6 +151,9 @@ var (
 	// quoted is how bash shows a name with a byte it does not print
 	// as is: $'\342\200\234x'
 	quoted = regexp.MustCompile(`^\$'((?:[^'\\]|\\.)*)'$`)
+	// pieces are prefix pieces of another message left in front of a
+	// name when messages of pipeline children interleave
+	pieces = regexp.MustCompile(`^(?:(?:` + prefix + `|[0-9]+): )+`)
 )
 
 // prefix is one piece a shell's message starts with: the shell's name
@@ -180,6 +183,9 @@ func missingName(line string) (string, bool) {
 		}
 	} else {
 		return "", false
+	}
+	if rest := pieces.ReplaceAllString(name, ""); rest != "" {
+		name = rest
 	}
 	if m := quoted.FindStringSubmatch(name); m != nil {
 		name = unquoteANSIC(m[1])
